@@ -1,0 +1,18 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let strictSwift: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "OnlineStore",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    targets: [
+        // The SQL vocabulary both database drivers speak: values, queries with binds, rows, errors.
+        .target(name: "StoreSQL", swiftSettings: strictSwift),
+
+        .testTarget(name: "StoreSQLTests", dependencies: ["StoreSQL"], swiftSettings: strictSwift),
+    ]
+)

@@ -1,0 +1,105 @@
+/// A SQL statement with its bound values, built by string interpolation.
+///
+/// Every interpolated value becomes a bind parameter, never text in the SQL:
+///
+/// ```swift
+/// let query: SQLQuery = "SELECT title FROM products WHERE id = \(productID) AND stock >= \(quantity)"
+/// ```
+///
+/// SQL text that is not a literal must be spelled out with the `unsafeSQL:` label, which makes the
+/// one dangerous operation easy to find in review.
+public struct SQLQuery: Sendable, Hashable {
+    enum Fragment: Sendable, Hashable {
+        case sql(String)
+        case bind(SQLValue)
+    }
+
+    private(set) var fragments: [Fragment]
+
+    /// A query made of trusted SQL text with no binds (for example a migration's DDL).
+    public init(unsafeSQL sql: String) {
+        fragments = [.sql(sql)]
+    }
+
+    init(fragments: [Fragment]) {
+        self.fragments = fragments
+    }
+
+    /// The SQL text for `dialect`, with numbered placeholders, and the values to bind in order.
+    public func rendered(for dialect: SQLDialect) -> (sql: String, bindings: [SQLValue]) {
+        var sql = ""
+        var bindings: [SQLValue] = []
+        for fragment in fragments {
+            switch fragment {
+            case .sql(let text):
+                sql += text
+            case .bind(let value):
+                bindings.append(value)
+                sql += dialect.placeholder(bindings.count)
+            }
+        }
+        return (sql, bindings)
+    }
+
+    /// Appends another query (its text and its binds).
+    public mutating func append(_ other: SQLQuery) {
+        fragments.append(contentsOf: other.fragments)
+    }
+
+    /// Joins queries with a separator, e.g. a list of `VALUES` tuples.
+    public static func joined(_ parts: [SQLQuery], separator: String) -> SQLQuery {
+        var result = SQLQuery(fragments: [])
+        for (index, part) in parts.enumerated() {
+            if index > 0 { result.fragments.append(.sql(separator)) }
+            result.append(part)
+        }
+        return result
+    }
+}
+
+extension SQLQuery: ExpressibleByStringInterpolation {
+    public init(stringLiteral value: String) {
+        fragments = [.sql(value)]
+    }
+
+    public init(stringInterpolation: StringInterpolation) {
+        fragments = stringInterpolation.fragments
+    }
+
+    public struct StringInterpolation: StringInterpolationProtocol {
+        var fragments: [Fragment] = []
+
+        public init(literalCapacity: Int, interpolationCount: Int) {
+            fragments.reserveCapacity(interpolationCount * 2 + 1)
+        }
+
+        public mutating func appendLiteral(_ literal: String) {
+            if !literal.isEmpty { fragments.append(.sql(literal)) }
+        }
+
+        /// Binds a value.
+        public mutating func appendInterpolation(_ value: some SQLBindable) {
+            fragments.append(.bind(value.sqlValue))
+        }
+
+        /// Binds an optional value: `NULL` when it is `nil`.
+        public mutating func appendInterpolation<Value: SQLBindable>(_ value: Value?) {
+            fragments.append(.bind(value.sqlValue))
+        }
+
+        /// Embeds another query, with its binds.
+        public mutating func appendInterpolation(_ query: SQLQuery) {
+            fragments.append(contentsOf: query.fragments)
+        }
+
+        /// Embeds trusted SQL text (an identifier chosen by the program, never by a user).
+        public mutating func appendInterpolation(unsafeSQL sql: String) {
+            fragments.append(.sql(sql))
+        }
+    }
+}
+
+extension SQLQuery: CustomStringConvertible {
+    /// The SQL text with placeholders; bound values are never shown.
+    public var description: String { rendered(for: .sqlite).sql }
+}

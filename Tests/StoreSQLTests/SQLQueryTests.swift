@@ -1,0 +1,70 @@
+import StoreSQL
+import Testing
+
+@Suite struct SQLQueryTests {
+    @Test func interpolatedValuesBecomeBindsNotText() {
+        let title = "Robert'); DROP TABLE products;--"
+        let query: SQLQuery = "SELECT id FROM products WHERE title = \(title) AND stock >= \(3)"
+        let sqlite = query.rendered(for: .sqlite)
+        #expect(sqlite.sql == "SELECT id FROM products WHERE title = ?1 AND stock >= ?2")
+        #expect(sqlite.bindings == [.text(title), .integer(3)])
+        let postgres = query.rendered(for: .postgres)
+        #expect(postgres.sql == "SELECT id FROM products WHERE title = $1 AND stock >= $2")
+        #expect(postgres.bindings == sqlite.bindings)
+    }
+
+    @Test func nestedQueriesKeepTheirBindsInOrder() {
+        let condition: SQLQuery = "category = \("bottles")"
+        let query: SQLQuery = "SELECT * FROM products WHERE \(condition) AND id > \(Int64(7)) LIMIT \(10)"
+        let rendered = query.rendered(for: .postgres)
+        #expect(rendered.sql == "SELECT * FROM products WHERE category = $1 AND id > $2 LIMIT $3")
+        #expect(rendered.bindings == [.text("bottles"), .integer(7), .integer(10)])
+    }
+
+    @Test func optionalsBindNullAndFlagsBindIntegers() {
+        let missing: String? = nil
+        let query: SQLQuery = "UPDATE t SET a = \(missing), b = \(true), c = \([UInt8]([1, 2]))"
+        #expect(query.rendered(for: .sqlite).bindings == [.null, .integer(1), .blob([1, 2])])
+    }
+
+    @Test func joinedQueriesNumberPlaceholdersAcrossParts() {
+        let rows: [SQLQuery] = [1, 2, 3].map { "(\($0), \("x"))" }
+        let query: SQLQuery = "INSERT INTO t VALUES \(SQLQuery.joined(rows, separator: ", "))"
+        #expect(query.rendered(for: .postgres).sql == "INSERT INTO t VALUES ($1, $2), ($3, $4), ($5, $6)")
+    }
+
+    @Test func descriptionNeverShowsBoundValues() {
+        let secret = "correct horse battery staple"
+        let query: SQLQuery = "SELECT 1 WHERE password = \(secret)"
+        #expect(!query.description.contains(secret))
+        #expect(!SQLValue.text(secret).description.contains(secret))
+    }
+}
+
+@Suite struct SQLRowTests {
+    let row = SQLRow(
+        columns: ["id", "title", "note", "active", "hash"],
+        values: [.integer(42), .text("Cap"), .null, .integer(1), .blob([0xAB])])
+
+    @Test func decodesColumnsByName() throws {
+        #expect(try row.decode("id", as: Int64.self) == 42)
+        #expect(try row.decode("title", as: String.self) == "Cap")
+        #expect(try row.decode("note", as: String?.self) == nil)
+        #expect(try row.decode("active", as: Bool.self))
+        #expect(try row.decode("hash", as: [UInt8].self) == [0xAB])
+    }
+
+    @Test func wrongTypesAndMissingColumnsAreDecodingErrors() {
+        #expect(throws: DatabaseError.self) { try row.decode("title", as: Int64.self) }
+        #expect(throws: DatabaseError.self) { try row.decode("nope", as: String.self) }
+        #expect(throws: DatabaseError.self) { try row.decode("note", as: String.self) }
+        #expect(throws: DatabaseError.self) { try row.decode("id", as: Bool.self) }
+    }
+
+    @Test func transientKinds() {
+        #expect(DatabaseError(kind: .busy, code: "SQLITE_BUSY (5)", message: "database is locked").isTransient)
+        #expect(DatabaseError(kind: .serializationFailure, code: "40001", message: "").isTransient)
+        #expect(DatabaseError(kind: .deadlock, code: "40P01", message: "").isTransient)
+        #expect(!DatabaseError(kind: .uniqueViolation, code: "23505", message: "").isTransient)
+    }
+}
