@@ -9,10 +9,24 @@ let strictSwift: [SwiftSetting] = [
 let package = Package(
     name: "OnlineStore",
     platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .library(name: "CheckoutKit", targets: ["CheckoutKit"]),
+        .library(name: "StoreAPI", targets: ["StoreAPI"]),
+    ],
     targets: [
+        // Pure domain rules: money, pricing, promotions, fees, payment methods, tiers. Foundation only.
+        .target(name: "CheckoutKit", swiftSettings: strictSwift),
+        // The JSON wire types shared by the server and the client.
+        .target(name: "StoreAPI", dependencies: ["CheckoutKit"], swiftSettings: strictSwift),
         // The SQL vocabulary both database drivers speak: values, queries with binds, rows, errors.
         .target(name: "StoreSQL", swiftSettings: strictSwift),
 
+        .testTarget(name: "CheckoutKitTests", dependencies: ["CheckoutKit"], swiftSettings: strictSwift),
+        .testTarget(name: "StoreAPITests", dependencies: ["StoreAPI", "CheckoutKit"], swiftSettings: strictSwift),
         .testTarget(name: "StoreSQLTests", dependencies: ["StoreSQL"], swiftSettings: strictSwift),
+
+        .executableTarget(
+            name: "PricingBenchmark", dependencies: ["CheckoutKit"], path: "benchmarks/PricingBenchmark",
+            swiftSettings: strictSwift),
     ]
 )

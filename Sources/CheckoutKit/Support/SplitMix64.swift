@@ -1,0 +1,20 @@
+/// A small, fast, seeded random number generator (SplitMix64) for reproducible simulations,
+/// property tests and benchmarks.
+///
+/// Never use it for anything secret (session tokens, idempotency keys in production, order ids):
+/// those come from `SystemRandomNumberGenerator`.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    public init(seed: UInt64) {
+        state = seed
+    }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = state
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// The JSON settings the server and the client share.
+///
+/// Field names are spelled out in each type's `CodingKeys` (snake_case), so these coders need no
+/// key strategy; they keep slashes unescaped (image paths) and sort keys so that equal values
+/// always encode to equal bytes.
+public enum StoreJSON {
+    public static func makeEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    public static func makeDecoder() -> JSONDecoder {
+        JSONDecoder()
+    }
+
+    /// Instants on the wire: ISO 8601 in UTC with milliseconds, `2026-12-02T12:08:30.123Z`.
+    static let timestampStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+
+    static func timestamp(_ date: Date) -> String {
+        date.formatted(timestampStyle)
+    }
+
+    static func date<Key: CodingKey>(
+        _ text: String, forKey key: Key, in container: KeyedDecodingContainer<Key>
+    ) throws -> Date {
+        if let date = try? timestampStyle.parse(text) { return date }
+        if let date = try? Date.ISO8601FormatStyle().parse(text) { return date }
+        throw DecodingError.dataCorruptedError(
+            forKey: key, in: container, debugDescription: "expected an ISO 8601 timestamp")
+    }
+}

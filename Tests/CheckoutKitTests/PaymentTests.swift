@@ -1,0 +1,169 @@
+import CheckoutKit
+import Testing
+
+@Suite struct CardNumberDetectorTests {
+    /// Test card numbers as the networks publish them.
+    static let cardNumbers = [
+        "4242424242424242", "4000056655665556", "5555555555554444", "2223003122003222", "378282246310005",
+        "6011111111111117", "3056930009020004", "36227206271667", "4000002500003155", "4111111111111111",
+        "6200000000000005", "4242424242424242428",
+    ]
+
+    @Test(arguments: cardNumbers)
+    func findsCardNumbersWrittenTogether(number: String) {
+        #expect(CardNumberDetector.containsCardNumber(number))
+    }
+
+    @Test(arguments: cardNumbers)
+    func findsCardNumbersInGroupsAndInsideText(number: String) {
+        let grouped = stride(from: 0, to: number.count, by: 4).map { start -> String in
+            let begin = number.index(number.startIndex, offsetBy: start)
+            let end = number.index(begin, offsetBy: min(4, number.count - start))
+            return String(number[begin..<end])
+        }
+        #expect(CardNumberDetector.containsCardNumber(grouped.joined(separator: " ")))
+        #expect(CardNumberDetector.containsCardNumber(grouped.joined(separator: "-")))
+        #expect(CardNumberDetector.containsCardNumber("my card is \(number), thanks"))
+        #expect(CardNumberDetector.containsCardNumber("tok_\(number)"))
+        #expect(CardNumberDetector.containsCardNumber("\(grouped.joined(separator: " ")) 123"))
+        #expect(CardNumberDetector.containsCardNumber("12 \(grouped.joined(separator: "-"))"))
+    }
+
+    @Test(arguments: [
+        "", "tok_visa", "RUN10", "4242424242424241",  // fails Luhn
+        "424242424242",  // 12 digits
+        "42424242424242424242",  // 20 digits written together
+        "1700000000", "2026-12-02", "+49 30 1234567", "order 12345", "4242  4242  4242  4242",
+        "4242 4242 4242 4241",
+    ])
+    func leavesOtherTextAlone(text: String) {
+        #expect(!CardNumberDetector.containsCardNumber(text))
+    }
+
+    @Test func luhn() {
+        #expect(CardNumberDetector.passesLuhn([7, 9, 9, 2, 7, 3, 9, 8, 7, 1, 3]))
+        #expect(!CardNumberDetector.passesLuhn([7, 9, 9, 2, 7, 3, 9, 8, 7, 1, 4]))
+    }
+}
+
+@Suite struct PaymentMethodTests {
+    @Test(arguments: ["tok_visa", "tok_mastercard", "tok_chargeDeclined", "tok_insufficientFunds", "tok_timeout"])
+    func providerTokensAreCards(token: String) throws {
+        #expect(try PaymentMethod(wireName: "card", token: token) == .card(try CardToken(token)))
+    }
+
+    @Test func theSetIsClosed() throws {
+        #expect(try PaymentMethod(wireName: "payment_link", token: nil) == .paymentLink)
+        #expect(try PaymentMethod(wireName: "qr_code", token: nil) == .qrCode)
+        for name in ["", "cash", "free", "CARD", "bitcoin", "card "] {
+            #expect(throws: CheckoutError.unknownPaymentMethod) { try PaymentMethod(wireName: name, token: nil) }
+        }
+    }
+
+    @Test func aCardNeedsAWellFormedToken() {
+        #expect(throws: CheckoutError.invalidCardToken) { try PaymentMethod(wireName: "card", token: nil) }
+        for token in ["", "tok_", "visa", "tok_visa!", "tok_ visa", String(repeating: "a", count: 80)] {
+            #expect(throws: CheckoutError.invalidCardToken) { try CardToken(token) }
+        }
+    }
+
+    @Test func aCardNumberIsNeverAToken() {
+        for token in ["4242424242424242", "4242 4242 4242 4242", "tok_4242424242424242"] {
+            #expect(throws: CheckoutError.cardNumberRejected) { try PaymentMethod(wireName: "card", token: token) }
+        }
+    }
+
+    @Test func everyFailureHasAMessageForPeople() {
+        #expect(CheckoutError.invalidAmount.message == "Enter an amount above zero.")
+        #expect(
+            CheckoutError.unavailable.message
+                == "We couldn't confirm the payment. Retrying is safe — you won't be charged twice.")
+        #expect(CheckoutError.declined(.insufficientFunds).message.hasPrefix("Your bank declined the payment."))
+        #expect(CheckoutError.declined(.insufficientFunds).message.contains("insufficient funds"))
+        #expect(CheckoutError.declined(.cardDeclined).code == "declined")
+        #expect(CheckoutError.priceChanged(expected: eur(1), actual: eur(26_85)).message.contains("€26.85"))
+        #expect(CheckoutError.outOfStock([ProductID(1)]).message.contains("not been charged"))
+    }
+}
+
+@Suite struct CheckoutQuoteTests {
+    let lines = [Catalog.waterBottle, Catalog.cap, Catalog.socks(2)]
+
+    func quote(_ lines: [BasketLine], promotion: Promotion? = nil, method: PaymentMethod) throws -> CheckoutQuote {
+        try CheckoutQuote(
+            lines: lines, promotion: promotion, tier: .free, shipping: .standard, fees: .standard, method: method)
+    }
+
+    @Test func theAmountDueIsTheTotalPlusTheMethodsFee() throws {
+        let card = try quote(lines, promotion: Promotions.run10, method: .card(CardToken("tok_visa")))
+        #expect(card.breakdown.total == eur(45_00))
+        #expect(card.payment.fee == eur(36))
+        #expect(card.amountDue == eur(45_36))
+        #expect(throws: Never.self) { try card.confirm(expectedTotal: eur(45_00)) }
+    }
+
+    @Test func aDifferentConfirmedTotalIsPriceChanged() throws {
+        let link = try quote(lines, method: .paymentLink)
+        #expect(throws: CheckoutError.priceChanged(expected: eur(49_99), actual: eur(50_00))) {
+            try link.confirm(expectedTotal: eur(49_99))
+        }
+        // The fee is not part of the confirmed total.
+        #expect(throws: CheckoutError.priceChanged(expected: eur(50_25), actual: eur(50_00))) {
+            try link.confirm(expectedTotal: eur(50_25))
+        }
+        #expect(
+            throws: CheckoutError.priceChanged(expected: Money(minorUnits: 50_00, currency: .usd), actual: eur(50_00))
+        ) {
+            try link.confirm(expectedTotal: Money(minorUnits: 50_00, currency: .usd))
+        }
+    }
+
+    @Test func nonPositiveAmountsAreRejected() throws {
+        let qr = try quote(lines, method: .qrCode)
+        #expect(throws: CheckoutError.invalidAmount) { try qr.confirm(expectedTotal: eur(0)) }
+        #expect(throws: CheckoutError.invalidAmount) { try qr.confirm(expectedTotal: eur(-50_00)) }
+    }
+
+    @Test func anEmptyBasketCannotBePaid() throws {
+        #expect(throws: CheckoutError.emptyBasket) { try quote([], method: .qrCode).confirm(expectedTotal: eur(1)) }
+    }
+
+    @Test func theOrderKeepsThePricesAsCharged() throws {
+        let card = try quote(lines, promotion: Promotions.run10, method: .card(CardToken("tok_visa")))
+        var generator = SplitMix64(seed: 1)
+        let order = try Order(
+            paying: card, id: OrderID.random(using: &generator), cardBrand: "visa", createdAt: referenceDate)
+        #expect(order.status == .paid)
+        #expect(order.lines.map(\.lineTotal) == [eur(10_20), eur(21_90), eur(17_90)])
+        #expect(order.total == eur(45_36))
+        #expect(order.promotionCode == code("RUN10"))
+        #expect(order.paymentMethod == .card)
+        #expect(order.id.rawValue.hasPrefix("ord_"))
+        #expect(order.id.rawValue.count == 30)
+    }
+
+    @Test func orderIDsAreNotGuessable() {
+        var generator = SystemRandomNumberGenerator()
+        let ids = Set((0..<1_000).map { _ in OrderID.random(using: &generator) })
+        #expect(ids.count == 1_000)
+    }
+}
+
+@Suite struct IdempotencyKeyTests {
+    @Test func keysAreOneTo255VisibleASCIICharacters() {
+        #expect(IdempotencyKey(rawValue: "a") != nil)
+        #expect(IdempotencyKey(rawValue: String(repeating: "k", count: 255)) != nil)
+        #expect(IdempotencyKey(rawValue: String(repeating: "k", count: 256)) == nil)
+        #expect(IdempotencyKey(rawValue: "") == nil)
+        #expect(IdempotencyKey(rawValue: "has space") == nil)
+        #expect(IdempotencyKey(rawValue: "naïve") == nil)
+        #expect(IdempotencyKey(rawValue: "line\nbreak") == nil)
+    }
+
+    @Test func randomKeysAre128BitHex() {
+        let key = IdempotencyKey.random()
+        #expect(key.rawValue.count == 32)
+        #expect(key.rawValue.allSatisfy { $0.isHexDigit })
+        #expect(IdempotencyKey.random() != key)
+    }
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs the Debian packages OnlineStore needs to build, test and run, if any is missing.
+# Non-interactive and idempotent: on a machine that has everything it only checks.
+set -euo pipefail
+
+packages=(
+    pkg-config
+)
+
+missing=()
+for package in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$package")
+    fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+    exit 0
+fi
+
+echo "installing: ${missing[*]}"
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
