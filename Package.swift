@@ -20,10 +20,15 @@ let package = Package(
         .target(name: "StoreAPI", dependencies: ["CheckoutKit"], swiftSettings: strictSwift),
         // The SQL vocabulary both database drivers speak: values, queries with binds, rows, errors.
         .target(name: "StoreSQL", swiftSettings: strictSwift),
+        // Password hashes (Argon2id), session tokens and digests over libsodium.
+        .target(name: "StoreCrypto", dependencies: ["CSodium"], swiftSettings: strictSwift),
+        .systemLibrary(
+            name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
 
         .testTarget(name: "CheckoutKitTests", dependencies: ["CheckoutKit"], swiftSettings: strictSwift),
         .testTarget(name: "StoreAPITests", dependencies: ["StoreAPI", "CheckoutKit"], swiftSettings: strictSwift),
         .testTarget(name: "StoreSQLTests", dependencies: ["StoreSQL"], swiftSettings: strictSwift),
+        .testTarget(name: "StoreCryptoTests", dependencies: ["StoreCrypto"], swiftSettings: strictSwift),
 
         .executableTarget(
             name: "PricingBenchmark", dependencies: ["CheckoutKit"], path: "benchmarks/PricingBenchmark",

@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
     pkg-config
+    libsodium-dev
 )
 
 missing=()
