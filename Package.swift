@@ -13,6 +13,17 @@ let package = Package(
         // The SQL vocabulary both database drivers speak: values, queries with binds, rows, errors.
         .target(name: "StoreSQL", swiftSettings: strictSwift),
 
+        // The system SQLite library (headers and link flags from pkg-config).
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Sources/CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+
+        // The SQLite implementation of StoreSQL's connection and database protocols.
+        .target(name: "SQLiteDriver", dependencies: ["StoreSQL", "CSQLite"], swiftSettings: strictSwift),
+
         .testTarget(name: "StoreSQLTests", dependencies: ["StoreSQL"], swiftSettings: strictSwift),
     ]
 )
