@@ -25,5 +25,10 @@ let package = Package(
         .target(name: "SQLiteDriver", dependencies: ["StoreSQL", "CSQLite"], swiftSettings: strictSwift),
 
         .testTarget(name: "StoreSQLTests", dependencies: ["StoreSQL"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "SQLiteDriverTests",
+            dependencies: ["SQLiteDriver", "StoreSQL"],
+            swiftSettings: strictSwift
+        ),
     ]
 )
