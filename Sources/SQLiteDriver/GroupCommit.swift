@@ -26,6 +26,7 @@ public struct SQLiteWriteStatistics: Sendable, Hashable {
     /// Write jobs waiting for the writer when the statistics were taken.
     public var queuedJobs = 0
 
+    /// All counters at zero.
     public init() {}
 }
 

@@ -23,6 +23,7 @@ public final class SQLiteConnection: SQLConnection {
 
     /// How a connection is opened.
     public struct Options: Sendable, Hashable {
+        /// Writer (switches to WAL, may write) or reader (`query_only`).
         public var role: Role
         /// The `PRAGMA synchronous` level; FULL unless a benchmark asks for NORMAL.
         public var synchronous: SQLiteSynchronousMode
@@ -31,6 +32,8 @@ public final class SQLiteConnection: SQLConnection {
         /// How many prepared statements are kept for reuse, keyed by SQL text.
         public var statementCacheCapacity: Int
 
+        /// Options; by default a writer with `synchronous=FULL`, a 5 s busy timeout and 64 cached
+        /// statements.
         public init(
             role: Role = .writer, synchronous: SQLiteSynchronousMode = .full, busyTimeout: Duration = .seconds(5),
             statementCacheCapacity: Int = 64

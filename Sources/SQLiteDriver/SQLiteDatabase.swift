@@ -32,6 +32,9 @@ import StoreSQL
 /// **Closing.** ``close()`` lets the queued work finish, then closes every connection; afterwards
 /// every call fails with a `.misuse` `DatabaseError` ("database is closed"). Releasing the last
 /// reference without `close()` also drains and closes, in the background.
+///
+/// Cancelling the task that called `read` or `write` does not withdraw a job already queued: it runs,
+/// and (for a write) commits, as if the caller were still waiting.
 public final class SQLiteDatabase: SQLDatabase {
     /// How the database is opened and served.
     public struct Configuration: Sendable, Hashable {
@@ -49,6 +52,8 @@ public final class SQLiteDatabase: SQLDatabase {
         /// Prepared statements kept per connection.
         public var statementCacheCapacity: Int
 
+        /// A configuration; the defaults suit the store: 4 readers, `synchronous=FULL`, a 5 s busy
+        /// timeout, batches of up to 128 writes, 3 attempts on busy, 64 cached statements.
         public init(
             readerCount: Int = 4, synchronous: SQLiteSynchronousMode = .full, busyTimeout: Duration = .seconds(5),
             maxBatchSize: Int = 128, transientAttemptLimit: Int = 3, statementCacheCapacity: Int = 64
@@ -64,6 +69,7 @@ public final class SQLiteDatabase: SQLDatabase {
 
     /// The database file.
     public let path: String
+    /// The configuration the database was opened with.
     public let configuration: Configuration
 
     private let writeQueue = JobQueue<WriteJob>()

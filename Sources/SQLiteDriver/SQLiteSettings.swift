@@ -35,6 +35,8 @@ public struct SQLiteSettings: Sendable, Hashable {
     /// `PRAGMA query_only`: true on reader connections.
     public var queryOnly: Bool
 
+    /// Settings as reported; connections build these with ``SQLiteConnection/settings()``, tests to
+    /// compare against.
     public init(
         journalMode: String, synchronous: SQLiteSynchronousMode?, foreignKeys: Bool, busyTimeoutMilliseconds: Int64,
         queryOnly: Bool
