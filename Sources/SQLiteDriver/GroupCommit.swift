@@ -166,6 +166,11 @@ struct GroupCommitter {
         }
         switch result {
         case .success(let report):
+            // A deferred foreign key left dangling would fail the whole batch's COMMIT; it is this job's
+            // (every job before it was checked), so this job alone fails, as SQLite would fail it alone.
+            guard !connection.hasUnresolvedForeignKeyViolations else {
+                return undo(after: DatabaseError.unresolvedForeignKey)
+            }
             do {
                 try connection.runControl("RELEASE \(savepoint)")
                 return .succeeded(report: report)

@@ -150,6 +150,15 @@ public final class SQLiteConnection: SQLConnection {
     /// `OR ROLLBACK` conflict); this is how to tell.
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
+    /// Whether some foreign key constraint is violated and not yet resolved, deferred ones included
+    /// (`SQLITE_DBSTATUS_DEFERRED_FKS`): a `COMMIT` now would fail.
+    var hasUnresolvedForeignKeyViolations: Bool {
+        var current: Int32 = 0
+        var highwater: Int32 = 0
+        let resultCode = sqlite3_db_status(handle, SQLITE_DBSTATUS_DEFERRED_FKS, &current, &highwater, 0)
+        return resultCode == SQLITE_OK && current > 0
+    }
+
     /// How many prepared statements are cached for reuse.
     public var cachedStatementCount: Int { statements.count }
 

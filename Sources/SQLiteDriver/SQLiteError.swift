@@ -30,6 +30,10 @@ extension DatabaseError {
     /// The error every call receives once the database has been closed.
     static let databaseClosed = DatabaseError.driverMisuse("database is closed")
 
+    /// A write left a (deferred) foreign key unresolved: what SQLite's `COMMIT` would report.
+    static let unresolvedForeignKey = DatabaseError.sqlite(
+        csqlite_constraint_foreignkey, message: "FOREIGN KEY constraint failed")
+
     /// The error that ends a transient failure which kept recurring.
     static func retriesExhausted(after attempts: Int, last: DatabaseError) -> DatabaseError {
         DatabaseError(

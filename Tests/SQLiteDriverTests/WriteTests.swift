@@ -145,6 +145,51 @@ extension SQLiteDriverTests {
             }
         }
 
+        @Test func aDeferredForeignKeyViolationFailsOnlyTheJobThatLeftIt() async throws {
+            try await withDatabase { database, _ in
+                _ = try await database.write { connection in
+                    try connection.executeScript(
+                        """
+                        CREATE TABLE customers (id INTEGER PRIMARY KEY);
+                        CREATE TABLE orders (
+                            id INTEGER PRIMARY KEY,
+                            customer_id INTEGER NOT NULL REFERENCES customers(id) DEFERRABLE INITIALLY DEFERRED
+                        );
+                        """)
+                }
+                let gate = try await WriterGate(database)
+                let valid = Task {
+                    _ = try await database.write { connection in
+                        try connection.execute("INSERT INTO customers (id) VALUES (1)")
+                        try connection.execute("INSERT INTO orders (id, customer_id) VALUES (1, 1)")
+                    }
+                }
+                // Passes its statements (the check is deferred) but would make the COMMIT fail.
+                let dangling = Task {
+                    _ = try await database.write { connection in
+                        try connection.execute("INSERT INTO orders (id, customer_id) VALUES (2, \(99))")
+                    }
+                }
+                let resolved = Task {
+                    _ = try await database.write { connection in
+                        try connection.execute("INSERT INTO orders (id, customer_id) VALUES (3, 2)")
+                        try connection.execute("INSERT INTO customers (id) VALUES (2)")
+                    }
+                }
+                #expect(try await eventually { database.statistics().queuedJobs == 3 })
+                try await gate.release()
+
+                try await valid.value
+                let error = await #expect(throws: DatabaseError.self) { try await dangling.value }
+                #expect(error?.kind == .foreignKeyViolation)
+                try await resolved.value
+                let orders = try await database.read { connection in
+                    try connection.query("SELECT id FROM orders ORDER BY id").map { try $0.decode("id", as: Int.self) }
+                }
+                #expect(orders == [1, 3])
+            }
+        }
+
         @Test func aWriteLockHeldElsewhereEndsInRetriesExhaustedThenTheWriterRecovers() async throws {
             let configuration = SQLiteDatabase.Configuration(busyTimeout: .milliseconds(20), transientAttemptLimit: 2)
             try await withDatabase(configuration) { database, path in
