@@ -11,7 +11,9 @@ import StoreSQL
 ///
 /// At open the connection applies its ``Options`` and reads each setting back, so a database that does
 /// not report what was asked (say, a journal that cannot be switched to WAL) fails to open instead of
-/// running with weaker guarantees.
+/// running with weaker guarantees. Afterwards no statement may change those settings (`journal_mode`,
+/// `synchronous`, `foreign_keys`, `query_only`): such a `PRAGMA` is refused when prepared, with a
+/// `.misuse` error.
 public final class SQLiteConnection: SQLConnection {
     /// What a connection is for, which decides how it is configured.
     public enum Role: Sendable, Hashable {
@@ -64,6 +66,10 @@ public final class SQLiteConnection: SQLConnection {
     /// operations on the driver's own savepoint.
     var refusesTransactionControl = false
 
+    /// Set once the connection is configured: from then on statements may not change the settings it
+    /// guarantees (`journal_mode`, `synchronous`, `foreign_keys`, `query_only`); reading them is fine.
+    private var settingsAreLocked = false
+
     /// Opens (creating if needed) the database file at `path` and configures it for `options.role`.
     ///
     /// The parent directory must exist. Throws a `DatabaseError` (kind `.connectionFailed` for a path
@@ -77,8 +83,9 @@ public final class SQLiteConnection: SQLConnection {
         self.handle = try Self.openHandle(path: path)
         self.statements = StatementCache(capacity: options.statementCacheCapacity)
         // From here on deinit closes the handle if configuration throws.
-        if options.role == .writer { installAuthorizer() }
+        installAuthorizer()
         try configure(path: path)
+        settingsAreLocked = true
     }
 
     deinit {
@@ -314,25 +321,37 @@ public final class SQLiteConnection: SQLConnection {
         return try result.get()
     }
 
-    /// Installs the authorizer that enforces ``refusesTransactionControl``.
+    /// Installs the authorizer that keeps the configured settings (once ``settingsAreLocked``) and
+    /// enforces ``refusesTransactionControl``.
     private func installAuthorizer() {
         let context = Unmanaged.passUnretained(self).toOpaque()
         sqlite3_set_authorizer(
             handle,
-            { context, action, _, savepointName, _, _ in
+            { context, action, first, second, _, _ in
                 guard let context else { return SQLITE_OK }
                 let connection = Unmanaged<SQLiteConnection>.fromOpaque(context).takeUnretainedValue()
-                guard connection.refusesTransactionControl else { return SQLITE_OK }
-                switch action {
-                case SQLITE_TRANSACTION:
-                    return SQLITE_DENY
-                case SQLITE_SAVEPOINT:
-                    guard let savepointName else { return SQLITE_DENY }
-                    let name = String(cString: savepointName).lowercased()
-                    return name == SQLiteConnection.jobSavepointName ? SQLITE_DENY : SQLITE_OK
-                default:
-                    return SQLITE_OK
-                }
+                return connection.authorize(action: action, first: first, second: second)
             }, context)
+    }
+
+    /// Settings a statement may not change after the connection has been configured.
+    private static let lockedPragmas: Set<String> = ["journal_mode", "synchronous", "foreign_keys", "query_only"]
+
+    private func authorize(action: Int32, first: UnsafePointer<CChar>?, second: UnsafePointer<CChar>?) -> Int32 {
+        switch action {
+        case SQLITE_PRAGMA:
+            // For a pragma, `first` is its name and `second` the value being set (NULL when reading).
+            guard settingsAreLocked, second != nil, let first else { return SQLITE_OK }
+            return Self.lockedPragmas.contains(String(cString: first).lowercased()) ? SQLITE_DENY : SQLITE_OK
+        case SQLITE_TRANSACTION:
+            return refusesTransactionControl ? SQLITE_DENY : SQLITE_OK
+        case SQLITE_SAVEPOINT:
+            // `first` is the operation, `second` the savepoint's name.
+            guard refusesTransactionControl else { return SQLITE_OK }
+            guard let second else { return SQLITE_DENY }
+            return String(cString: second).lowercased() == Self.jobSavepointName ? SQLITE_DENY : SQLITE_OK
+        default:
+            return SQLITE_OK
+        }
     }
 }

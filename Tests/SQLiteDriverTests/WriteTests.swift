@@ -258,6 +258,28 @@ extension SQLiteDriverTests {
             }
         }
 
+        @Test func noStatementCanLoosenTheConfiguredSettings() async throws {
+            try await withDatabase { database, _ in
+                let readerError = await #expect(throws: DatabaseError.self) {
+                    try await database.read { connection in try connection.execute("PRAGMA query_only = OFF") }
+                }
+                #expect(readerError?.kind == .misuse)
+                for pragma in ["synchronous = OFF", "main.foreign_keys=0", "JOURNAL_MODE = DELETE"] {
+                    let writerError = await #expect(throws: DatabaseError.self) {
+                        try await database.write { connection in
+                            try connection.execute(SQLQuery(unsafeSQL: "PRAGMA \(pragma)"))
+                        }
+                    }
+                    #expect(writerError?.kind == .misuse, "\(pragma)")
+                }
+                #expect(try await database.readerSettings().queryOnly)
+                let writer = try await database.writerSettings()
+                #expect(writer.synchronous == .full)
+                #expect(writer.foreignKeys)
+                #expect(writer.journalMode == "wal")
+            }
+        }
+
         @Test func aReadStartedAfterAWriteReturnedSeesIt() async throws {
             try await withDatabase(SQLiteDatabase.Configuration(readerCount: 3)) { database, _ in
                 try await createItems(database)
