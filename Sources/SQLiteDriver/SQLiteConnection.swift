@@ -171,8 +171,9 @@ public final class SQLiteConnection: SQLConnection {
 
     // MARK: - Driver statements
 
-    /// Runs one of the driver's own statements (transaction control), prepared once and kept apart from
-    /// callers' statements so the authorizer never applies to it.
+    /// Runs one of the driver's own statements (transaction control, pragmas): prepared once, with the
+    /// transaction-control restriction lifted, and kept apart from callers' statements, so a caller's
+    /// `COMMIT` never finds the driver's already-prepared one in the cache.
     func runControl(_ sql: String) throws(DatabaseError) {
         let statement = try controlStatement(for: sql)
         defer { statement.reset() }

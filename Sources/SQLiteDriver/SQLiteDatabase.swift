@@ -14,7 +14,8 @@ import StoreSQL
 /// **Writes (group commit).** The writer takes every queued write (up to
 /// ``Configuration/maxBatchSize``) and runs them in one `BEGIN IMMEDIATE … COMMIT` transaction, each
 /// inside its own savepoint. A write whose closure throws is rolled back to its savepoint and fails
-/// alone; the others go on. Callers are resumed only after `COMMIT` has returned, so a `write` that
+/// alone; the others go on. So does a write that leaves a deferred foreign key unresolved (checked
+/// after each write), which would otherwise make the shared `COMMIT` fail. Callers are resumed only after `COMMIT` has returned, so a `write` that
 /// returns is durable (with the default `synchronous=FULL`), and one commit (one `fsync`) serves the
 /// whole batch. If SQLite rolls back the whole transaction on its own (for example after
 /// `SQLITE_FULL`, `SQLITE_IOERR` or an `OR ROLLBACK` conflict), the write that hit it fails and the
@@ -22,7 +23,7 @@ import StoreSQL
 /// be re-runnable, as ``StoreSQL/SQLDatabase/write(_:)`` requires. A busy `BEGIN` or `COMMIT` is
 /// retried a bounded number of times with a short back-off, then the writes fail with
 /// `.retriesExhausted`. If `COMMIT` fails, every write that was to be committed fails with its error
-/// and nothing of the batch is kept. A closure may not run `BEGIN`, `COMMIT` or `ROLLBACK` (they are
+/// (writes that had already failed keep their own error) and nothing of the batch is kept. A closure may not run `BEGIN`, `COMMIT` or `ROLLBACK` (they are
 /// refused when prepared, with a `.misuse` error); savepoints of its own are fine.
 ///
 /// **Reads.** Reader connections are `query_only`, so a write attempted in ``read(_:)`` fails with a
