@@ -20,14 +20,21 @@ let package = Package(
         .target(name: "StoreAPI", dependencies: ["CheckoutKit"], swiftSettings: strictSwift),
         // The SQL vocabulary both database drivers speak: values, queries with binds, rows, errors.
         .target(name: "StoreSQL", swiftSettings: strictSwift),
+        // The SQLite implementation of StoreSQL's connection and database protocols.
+        .target(name: "SQLiteDriver", dependencies: ["StoreSQL", "CSQLite"], swiftSettings: strictSwift),
         // Password hashes (Argon2id), session tokens and digests over libsodium.
         .target(name: "StoreCrypto", dependencies: ["CSodium"], swiftSettings: strictSwift),
+
+        // System libraries from Debian's -dev packages (headers and link flags from pkg-config).
+        .systemLibrary(
+            name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(
             name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
 
         .testTarget(name: "CheckoutKitTests", dependencies: ["CheckoutKit"], swiftSettings: strictSwift),
         .testTarget(name: "StoreAPITests", dependencies: ["StoreAPI", "CheckoutKit"], swiftSettings: strictSwift),
         .testTarget(name: "StoreSQLTests", dependencies: ["StoreSQL"], swiftSettings: strictSwift),
+        .testTarget(name: "SQLiteDriverTests", dependencies: ["SQLiteDriver", "StoreSQL"], swiftSettings: strictSwift),
         .testTarget(name: "StoreCryptoTests", dependencies: ["StoreCrypto"], swiftSettings: strictSwift),
 
         .executableTarget(

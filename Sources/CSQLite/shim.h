@@ -1,0 +1,32 @@
+#ifndef CSQLITE_SHIM_H
+#define CSQLITE_SHIM_H
+
+#include <sqlite3.h>
+
+/* Binds UTF-8 text of `length` bytes (embedded NULs included), copied by SQLite before returning.
+   A NULL `bytes` (an empty buffer) binds the empty string, never SQL NULL. */
+static inline int csqlite_bind_text(sqlite3_stmt *statement, int index, const unsigned char *bytes,
+                                    sqlite3_uint64 length) {
+    const char *text = bytes != 0 ? (const char *)bytes : "";
+    return sqlite3_bind_text64(statement, index, text, length, SQLITE_TRANSIENT, SQLITE_UTF8);
+}
+
+/* Binds a blob of `length` bytes, copied by SQLite before returning. A zero length binds an empty
+   blob (sqlite3_bind_blob64 with a NULL pointer would bind SQL NULL instead). */
+static inline int csqlite_bind_blob(sqlite3_stmt *statement, int index, const void *bytes,
+                                    sqlite3_uint64 length) {
+    if (length == 0 || bytes == 0) {
+        return sqlite3_bind_zeroblob(statement, index, 0);
+    }
+    return sqlite3_bind_blob64(statement, index, bytes, length, SQLITE_TRANSIENT);
+}
+
+/* Extended result codes are macros built with `|` and `<<`, which Swift does not import. */
+static const int csqlite_constraint_check = SQLITE_CONSTRAINT_CHECK;
+static const int csqlite_constraint_foreignkey = SQLITE_CONSTRAINT_FOREIGNKEY;
+static const int csqlite_constraint_notnull = SQLITE_CONSTRAINT_NOTNULL;
+static const int csqlite_constraint_primarykey = SQLITE_CONSTRAINT_PRIMARYKEY;
+static const int csqlite_constraint_rowid = SQLITE_CONSTRAINT_ROWID;
+static const int csqlite_constraint_unique = SQLITE_CONSTRAINT_UNIQUE;
+
+#endif

@@ -1,0 +1,358 @@
+import CSQLite
+import StoreSQL
+
+/// One open connection to an SQLite database file.
+///
+/// The connection owns its `sqlite3*` handle and every statement prepared on it, and closes them when
+/// it is released (`sqlite3_close_v2`). It is opened in SQLite's multi-thread mode: it must be used by
+/// one thread at a time, and ``SQLiteDatabase`` keeps each of its connections on one dedicated thread
+/// for its whole life. Every failure is reported as a `DatabaseError` whose code is SQLite's extended
+/// result code and whose message is SQLite's, never the SQL text or a bound value.
+///
+/// At open the connection applies its ``Options`` and reads each setting back, so a database that does
+/// not report what was asked (say, a journal that cannot be switched to WAL) fails to open instead of
+/// running with weaker guarantees. Afterwards no statement may change those settings (`journal_mode`,
+/// `synchronous`, `foreign_keys`, `query_only`): such a `PRAGMA` is refused when prepared, with a
+/// `.misuse` error.
+public final class SQLiteConnection: SQLConnection {
+    /// What a connection is for, which decides how it is configured.
+    public enum Role: Sendable, Hashable {
+        /// Switches the database to WAL (`journal_mode=WAL`) and may write.
+        case writer
+        /// Expects the database to be in WAL mode already, and cannot write (`query_only=ON`).
+        case reader
+    }
+
+    /// How a connection is opened.
+    public struct Options: Sendable, Hashable {
+        /// Writer (switches to WAL, may write) or reader (`query_only`).
+        public var role: Role
+        /// The `PRAGMA synchronous` level; FULL unless a benchmark asks for NORMAL.
+        public var synchronous: SQLiteSynchronousMode
+        /// How long a statement waits for a lock held by another connection before failing as busy.
+        public var busyTimeout: Duration
+        /// How many prepared statements are kept for reuse, keyed by SQL text.
+        public var statementCacheCapacity: Int
+
+        /// Options; by default a writer with `synchronous=FULL`, a 5 s busy timeout and 64 cached
+        /// statements.
+        public init(
+            role: Role = .writer, synchronous: SQLiteSynchronousMode = .full, busyTimeout: Duration = .seconds(5),
+            statementCacheCapacity: Int = 64
+        ) {
+            self.role = role
+            self.synchronous = synchronous
+            self.busyTimeout = busyTimeout
+            self.statementCacheCapacity = statementCacheCapacity
+        }
+    }
+
+    /// The name of the savepoint ``SQLiteDatabase`` wraps each write job in; job code may not touch it.
+    static let jobSavepointName = "storesql_job"
+
+    /// Always ``StoreSQL/SQLDialect/sqlite``.
+    public var dialect: SQLDialect { .sqlite }
+
+    /// The options this connection was opened with.
+    public let options: Options
+
+    let handle: OpaquePointer
+    private var statements: StatementCache
+    /// The driver's own statements (transaction control, pragmas), kept apart from callers' statements.
+    private var controlStatements: [String: SQLiteStatement] = [:]
+
+    /// While true, statements that would end or replace the driver's transaction are refused when
+    /// prepared (an authorizer returns `SQLITE_DENY`): `BEGIN`, `COMMIT`, `ROLLBACK`, and savepoint
+    /// operations on the driver's own savepoint.
+    var refusesTransactionControl = false
+
+    /// Set once the connection is configured: from then on statements may not change the settings it
+    /// guarantees (`journal_mode`, `synchronous`, `foreign_keys`, `query_only`); reading them is fine.
+    private var settingsAreLocked = false
+
+    /// Opens (creating if needed) the database file at `path` and configures it for `options.role`.
+    ///
+    /// The parent directory must exist. Throws a `DatabaseError` (kind `.connectionFailed` for a path
+    /// that cannot be opened, `.corrupt` for a file that is not a database, `.connectionFailed` with code
+    /// `configuration` when a setting does not read back as asked); the handle is closed on every failure.
+    public init(path: String, options: Options = Options()) throws(DatabaseError) {
+        guard options.statementCacheCapacity >= 0 else {
+            throw .driverMisuse("the statement cache capacity must not be negative")
+        }
+        self.options = options
+        self.handle = try Self.openHandle(path: path)
+        self.statements = StatementCache(capacity: options.statementCacheCapacity)
+        // From here on deinit closes the handle if configuration throws.
+        installAuthorizer()
+        try configure(path: path)
+        settingsAreLocked = true
+    }
+
+    deinit {
+        statements.removeAll()
+        controlStatements.removeAll()
+        sqlite3_set_authorizer(handle, nil, nil)
+        sqlite3_close_v2(handle)
+    }
+
+    // MARK: - SQLConnection
+
+    /// Runs one statement and returns the number of rows it inserted, updated or deleted (0 for any
+    /// other statement).
+    @discardableResult
+    public func execute(_ query: SQLQuery) throws(DatabaseError) -> Int {
+        let (sql, bindings) = query.rendered(for: .sqlite)
+        let statement = try cachedStatement(for: sql)
+        defer { statement.reset() }
+        try statement.bind(bindings, database: handle)
+        let totalBefore = sqlite3_total_changes64(handle)
+        try statement.run(database: handle)
+        // sqlite3_changes64 keeps the count of the last INSERT/UPDATE/DELETE, even after a statement
+        // that changes nothing; the running total tells whether this one changed anything.
+        guard sqlite3_total_changes64(handle) != totalBefore else { return 0 }
+        return Int(sqlite3_changes64(handle))
+    }
+
+    /// Runs one statement and returns all its rows.
+    ///
+    /// Columns are read by storage class: INTEGER, TEXT, BLOB and NULL map to ``StoreSQL/SQLValue``; a
+    /// REAL value throws a `.decoding` error.
+    public func query(_ query: SQLQuery) throws(DatabaseError) -> [SQLRow] {
+        let (sql, bindings) = query.rendered(for: .sqlite)
+        let statement = try cachedStatement(for: sql)
+        defer { statement.reset() }
+        try statement.bind(bindings, database: handle)
+        return try statement.rows(database: handle)
+    }
+
+    /// Runs several `;`-separated statements with no binds (`sqlite3_exec`), stopping at the first error.
+    public func executeScript(_ sql: String) throws(DatabaseError) {
+        guard !sql.utf8.contains(0) else { throw .driverMisuse("SQL text must not contain a NUL character") }
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let resultCode = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        defer { sqlite3_free(errorMessage) }
+        guard resultCode == SQLITE_OK else {
+            if let errorMessage {
+                throw .sqlite(sqlite3_extended_errcode(handle), message: String(cString: errorMessage))
+            }
+            throw .sqlite(sqlite3_extended_errcode(handle), handle: handle)
+        }
+    }
+
+    // MARK: - State
+
+    /// The settings the database reports for this connection, each read back with a `PRAGMA`.
+    public func settings() throws(DatabaseError) -> SQLiteSettings {
+        let synchronousLevel = try pragmaInteger("synchronous")
+        return SQLiteSettings(
+            journalMode: try pragmaText("journal_mode").lowercased(),
+            synchronous: SQLiteSynchronousMode(level: synchronousLevel),
+            foreignKeys: try pragmaInteger("foreign_keys") == 1,
+            busyTimeoutMilliseconds: try pragmaInteger("busy_timeout"),
+            queryOnly: try pragmaInteger("query_only") == 1)
+    }
+
+    /// Whether a transaction is open (`sqlite3_get_autocommit` is off). SQLite may end a transaction
+    /// on its own after some errors (for example `SQLITE_FULL`, `SQLITE_IOERR`, `SQLITE_BUSY`, or an
+    /// `OR ROLLBACK` conflict); this is how to tell.
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Whether some foreign key constraint is violated and not yet resolved, deferred ones included
+    /// (`SQLITE_DBSTATUS_DEFERRED_FKS`): a `COMMIT` now would fail.
+    var hasUnresolvedForeignKeyViolations: Bool {
+        var current: Int32 = 0
+        var highwater: Int32 = 0
+        let resultCode = sqlite3_db_status(handle, SQLITE_DBSTATUS_DEFERRED_FKS, &current, &highwater, 0)
+        return resultCode == SQLITE_OK && current > 0
+    }
+
+    /// How many prepared statements are cached for reuse.
+    public var cachedStatementCount: Int { statements.count }
+
+    // MARK: - Driver statements
+
+    /// Runs one of the driver's own statements (transaction control, pragmas): prepared once, with the
+    /// transaction-control restriction lifted, and kept apart from callers' statements, so a caller's
+    /// `COMMIT` never finds the driver's already-prepared one in the cache.
+    func runControl(_ sql: String) throws(DatabaseError) {
+        let statement = try controlStatement(for: sql)
+        defer { statement.reset() }
+        try statement.run(database: handle)
+    }
+
+    /// Rolls back the open transaction, if any; used to restore a clean state after a failure.
+    func rollbackIfInTransaction() {
+        guard isInTransaction else { return }
+        do {
+            try runControl("ROLLBACK")
+        } catch {
+            // Nothing better can be done: a failed ROLLBACK leaves SQLite to roll back when the
+            // connection closes; the next BEGIN then fails and reports it.
+        }
+    }
+
+    // MARK: - Private
+
+    private static func openHandle(path: String) throws(DatabaseError) -> OpaquePointer {
+        var opened: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let resultCode = sqlite3_open_v2(path, &opened, flags, nil)
+        guard let opened else {
+            throw .sqlite(resultCode == SQLITE_OK ? SQLITE_NOMEM : resultCode, message: "cannot allocate a connection")
+        }
+        guard resultCode == SQLITE_OK else {
+            let code = sqlite3_extended_errcode(opened)
+            let message = sqlite3_errmsg(opened).map { String(cString: $0) } ?? "cannot open the database"
+            sqlite3_close_v2(opened)
+            throw .sqlite(code, message: "\(message) (path: \(path))")
+        }
+        sqlite3_extended_result_codes(opened, 1)
+        return opened
+    }
+
+    /// Applies the options and reads each setting back.
+    private func configure(path: String) throws(DatabaseError) {
+        let timeout = options.busyTimeout.clampedMilliseconds
+        let resultCode = sqlite3_busy_timeout(handle, timeout)
+        guard resultCode == SQLITE_OK else { throw .sqlite(resultCode, handle: handle) }
+
+        switch options.role {
+        case .writer:
+            // SQLite silently opens a file it may not write read-only; every write would then fail.
+            guard sqlite3_db_readonly(handle, "main") != 1 else {
+                throw DatabaseError(
+                    kind: .connectionFailed, code: SQLiteResultCode.describe(SQLITE_READONLY),
+                    message: "the database file cannot be written (path: \(path))")
+            }
+            let reported = try pragmaText("journal_mode=WAL").lowercased()
+            try expect("journal_mode", reported: reported, asked: "wal")
+        case .reader:
+            try expect("journal_mode", reported: try pragmaText("journal_mode").lowercased(), asked: "wal")
+        }
+        try runControl("PRAGMA synchronous=\(options.synchronous.rawValue)")
+        try runControl("PRAGMA foreign_keys=ON")
+        try runControl("PRAGMA query_only=\(options.role == .reader ? "ON" : "OFF")")
+
+        let settings = try settings()
+        try expect("journal_mode", reported: settings.journalMode, asked: "wal")
+        try expect(
+            "synchronous", reported: settings.synchronous?.rawValue ?? "another level",
+            asked: options.synchronous.rawValue)
+        try expect("foreign_keys", reported: settings.foreignKeys ? "ON" : "OFF", asked: "ON")
+        try expect("busy_timeout", reported: "\(settings.busyTimeoutMilliseconds)", asked: "\(timeout)")
+        try expect(
+            "query_only", reported: settings.queryOnly ? "ON" : "OFF", asked: options.role == .reader ? "ON" : "OFF")
+    }
+
+    private func expect(_ setting: String, reported: String, asked: String) throws(DatabaseError) {
+        guard reported == asked else {
+            throw DatabaseError(
+                kind: .connectionFailed, code: "configuration",
+                message: "the database reports \(setting)=\(reported) after \(asked) was asked")
+        }
+    }
+
+    private func pragmaText(_ pragma: String) throws(DatabaseError) -> String {
+        guard case .text(let text) = try pragmaValue(pragma) else {
+            throw .decoding(column: pragma, expected: "text")
+        }
+        return text
+    }
+
+    private func pragmaInteger(_ pragma: String) throws(DatabaseError) -> Int64 {
+        guard case .integer(let integer) = try pragmaValue(pragma) else {
+            throw .decoding(column: pragma, expected: "an integer")
+        }
+        return integer
+    }
+
+    private func pragmaValue(_ pragma: String) throws(DatabaseError) -> SQLValue {
+        let statement = try controlStatement(for: "PRAGMA \(pragma)")
+        defer { statement.reset() }
+        guard let value = try statement.rows(database: handle).first?.values.first else {
+            throw .decoding(column: pragma, expected: "a value")
+        }
+        return value
+    }
+
+    private func cachedStatement(for sql: String) throws(DatabaseError) -> SQLiteStatement {
+        if let statement = statements.statement(for: sql) { return statement }
+        let statement = try prepare(sql, persistent: statements.capacity > 0)
+        statements.insert(statement, for: sql)
+        return statement
+    }
+
+    private func controlStatement(for sql: String) throws(DatabaseError) -> SQLiteStatement {
+        if let statement = controlStatements[sql] { return statement }
+        let restricted = refusesTransactionControl
+        refusesTransactionControl = false
+        defer { refusesTransactionControl = restricted }
+        let statement = try prepare(sql, persistent: true)
+        controlStatements[sql] = statement
+        return statement
+    }
+
+    /// Prepares exactly one statement; text with a second statement after the first is refused.
+    private func prepare(_ sql: String, persistent: Bool) throws(DatabaseError) -> SQLiteStatement {
+        guard !sql.utf8.contains(0) else { throw .driverMisuse("SQL text must not contain a NUL character") }
+        let flags = UInt32(persistent ? SQLITE_PREPARE_PERSISTENT : 0)
+        // The byte count includes the terminating NUL, which lets SQLite skip copying the text.
+        let length = Int32(clamping: sql.utf8.count + 1)
+        let result: Result<SQLiteStatement, DatabaseError> = sql.withCString { text in
+            var prepared: OpaquePointer?
+            var tail: UnsafePointer<CChar>?
+            let resultCode = sqlite3_prepare_v3(handle, text, length, flags, &prepared, &tail)
+            guard resultCode == SQLITE_OK else { return .failure(.sqlite(resultCode, handle: handle)) }
+            guard let prepared else { return .failure(.driverMisuse("the SQL text holds no statement")) }
+            let statement = SQLiteStatement(handle: prepared)
+            if let tail, tail.pointee != 0 {
+                // Only whitespace and comments may follow: preparing them yields no statement.
+                var extra: OpaquePointer?
+                let tailCode = sqlite3_prepare_v3(handle, tail, -1, 0, &extra, nil)
+                if let extra {
+                    sqlite3_finalize(extra)
+                    return .failure(.driverMisuse("execute and query run one statement; use executeScript for several"))
+                }
+                guard tailCode == SQLITE_OK else {
+                    return .failure(.driverMisuse("execute and query run one statement; use executeScript for several"))
+                }
+            }
+            return .success(statement)
+        }
+        return try result.get()
+    }
+
+    /// Installs the authorizer that keeps the configured settings (once ``settingsAreLocked``) and
+    /// enforces ``refusesTransactionControl``.
+    private func installAuthorizer() {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        sqlite3_set_authorizer(
+            handle,
+            { context, action, first, second, _, _ in
+                guard let context else { return SQLITE_OK }
+                let connection = Unmanaged<SQLiteConnection>.fromOpaque(context).takeUnretainedValue()
+                return connection.authorize(action: action, first: first, second: second)
+            }, context)
+    }
+
+    /// Settings a statement may not change after the connection has been configured.
+    private static let lockedPragmas: Set<String> = ["journal_mode", "synchronous", "foreign_keys", "query_only"]
+
+    private func authorize(action: Int32, first: UnsafePointer<CChar>?, second: UnsafePointer<CChar>?) -> Int32 {
+        switch action {
+        case SQLITE_PRAGMA:
+            // For a pragma, `first` is its name and `second` the value being set (NULL when reading).
+            guard settingsAreLocked, second != nil, let first else { return SQLITE_OK }
+            return Self.lockedPragmas.contains(String(cString: first).lowercased()) ? SQLITE_DENY : SQLITE_OK
+        case SQLITE_TRANSACTION:
+            return refusesTransactionControl ? SQLITE_DENY : SQLITE_OK
+        case SQLITE_SAVEPOINT:
+            // `first` is the operation, `second` the savepoint's name.
+            guard refusesTransactionControl else { return SQLITE_OK }
+            guard let second else { return SQLITE_DENY }
+            return String(cString: second).lowercased() == Self.jobSavepointName ? SQLITE_DENY : SQLITE_OK
+        default:
+            return SQLITE_OK
+        }
+    }
+}

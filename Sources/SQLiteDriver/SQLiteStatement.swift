@@ -1,0 +1,178 @@
+import CSQLite
+import StoreSQL
+
+/// One prepared statement: owns its `sqlite3_stmt*` and finalizes it when released.
+///
+/// Used only by the connection that prepared it, on that connection's thread. Between uses it is
+/// reset with its bindings cleared, so a cached statement holds no lock and no bound value.
+final class SQLiteStatement {
+    let handle: OpaquePointer
+
+    init(handle: OpaquePointer) {
+        self.handle = handle
+    }
+
+    deinit {
+        sqlite3_finalize(handle)
+    }
+
+    /// Binds `values` to the placeholders `?1…?N`; the count must match the statement's.
+    func bind(_ values: [SQLValue], database: OpaquePointer) throws(DatabaseError) {
+        let expected = Int(sqlite3_bind_parameter_count(handle))
+        guard expected == values.count else {
+            throw .driverMisuse("the statement has \(expected) placeholders but \(values.count) values were bound")
+        }
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let resultCode: Int32
+            switch value {
+            case .null:
+                resultCode = sqlite3_bind_null(handle, index)
+            case .integer(let integer):
+                resultCode = sqlite3_bind_int64(handle, index, integer)
+            case .text(let text):
+                var text = text
+                resultCode = text.withUTF8 { bytes in
+                    csqlite_bind_text(handle, index, bytes.baseAddress, sqlite3_uint64(bytes.count))
+                }
+            case .blob(let bytes):
+                resultCode = bytes.withUnsafeBytes { raw in
+                    csqlite_bind_blob(handle, index, raw.baseAddress, sqlite3_uint64(raw.count))
+                }
+            }
+            guard resultCode == SQLITE_OK else { throw .sqlite(resultCode, handle: database) }
+        }
+    }
+
+    /// Steps until the statement is done, discarding any rows.
+    func run(database: OpaquePointer) throws(DatabaseError) {
+        while true {
+            let resultCode = sqlite3_step(handle)
+            switch resultCode {
+            case SQLITE_ROW: continue
+            case SQLITE_DONE: return
+            default: throw .sqlite(resultCode, handle: database)
+            }
+        }
+    }
+
+    /// Steps until the statement is done, collecting every row.
+    func rows(database: OpaquePointer) throws(DatabaseError) -> [SQLRow] {
+        let columnCount = sqlite3_column_count(handle)
+        var columns: [String] = []
+        columns.reserveCapacity(Int(columnCount))
+        for column in 0..<columnCount {
+            guard let name = sqlite3_column_name(handle, column) else {
+                throw .sqlite(SQLITE_NOMEM, message: "out of memory reading a column name")
+            }
+            columns.append(String(cString: name))
+        }
+        var rows: [SQLRow] = []
+        while true {
+            let resultCode = sqlite3_step(handle)
+            switch resultCode {
+            case SQLITE_ROW:
+                var values: [SQLValue] = []
+                values.reserveCapacity(columns.count)
+                for column in 0..<columnCount {
+                    values.append(try value(at: column, name: columns[Int(column)], database: database))
+                }
+                rows.append(SQLRow(columns: columns, values: values))
+            case SQLITE_DONE:
+                return rows
+            default:
+                throw .sqlite(resultCode, handle: database)
+            }
+        }
+    }
+
+    /// Resets the statement and clears its bindings so it can be reused (or finalized) cleanly.
+    func reset() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
+    /// The value of `column` in the current row, by its storage class.
+    ///
+    /// Text and blobs are read with their byte count (`sqlite3_column_bytes` after the pointer), so
+    /// embedded NULs survive and no terminator is assumed. A floating-point value is refused: the
+    /// store keeps every number as an integer.
+    private func value(at column: Int32, name: String, database: OpaquePointer) throws(DatabaseError) -> SQLValue {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_NULL:
+            return .null
+        case SQLITE_INTEGER:
+            return .integer(sqlite3_column_int64(handle, column))
+        case SQLITE_TEXT:
+            let pointer = sqlite3_column_text(handle, column)
+            let count = Int(sqlite3_column_bytes(handle, column))
+            guard let pointer else {
+                try throwIfOutOfMemory(database)
+                return .text("")
+            }
+            return .text(String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self))
+        case SQLITE_BLOB:
+            let pointer = sqlite3_column_blob(handle, column)
+            let count = Int(sqlite3_column_bytes(handle, column))
+            guard let pointer, count > 0 else {
+                try throwIfOutOfMemory(database)
+                return .blob([])
+            }
+            return .blob(Array(UnsafeRawBufferPointer(start: pointer, count: count)))
+        default:
+            throw DatabaseError(
+                kind: .decoding, code: "decoding",
+                message: "column \(name) holds a floating-point value; the store keeps numbers as integers")
+        }
+    }
+
+    /// A NULL pointer from `sqlite3_column_text`/`_blob` means empty, unless memory ran out.
+    private func throwIfOutOfMemory(_ database: OpaquePointer) throws(DatabaseError) {
+        if sqlite3_errcode(database) == SQLITE_NOMEM {
+            throw .sqlite(SQLITE_NOMEM, handle: database)
+        }
+    }
+}
+
+/// A bounded cache of prepared statements keyed by their SQL text, evicting the least recently used.
+struct StatementCache {
+    private struct Entry {
+        let statement: SQLiteStatement
+        var lastUse: UInt64
+    }
+
+    let capacity: Int
+    private var entries: [String: Entry] = [:]
+    private var clock: UInt64 = 0
+
+    init(capacity: Int) {
+        self.capacity = capacity
+    }
+
+    var count: Int { entries.count }
+
+    /// The cached statement for `sql`, marked as just used.
+    mutating func statement(for sql: String) -> SQLiteStatement? {
+        guard var entry = entries[sql] else { return nil }
+        clock += 1
+        entry.lastUse = clock
+        entries[sql] = entry
+        return entry.statement
+    }
+
+    /// Caches `statement`, evicting (and so finalizing) the least recently used one when full.
+    mutating func insert(_ statement: SQLiteStatement, for sql: String) {
+        guard capacity > 0 else { return }
+        if entries[sql] == nil, entries.count >= capacity,
+            let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
+        {
+            entries[oldest] = nil
+        }
+        clock += 1
+        entries[sql] = Entry(statement: statement, lastUse: clock)
+    }
+
+    mutating func removeAll() {
+        entries.removeAll()
+    }
+}

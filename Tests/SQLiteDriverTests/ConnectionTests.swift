@@ -1,0 +1,170 @@
+import Foundation
+import SQLiteDriver
+import StoreSQL
+import Testing
+
+extension SQLiteDriverTests {
+    @Suite struct Connection {
+        @Test func valuesRoundTripThroughBindsAndColumns() async throws {
+            try await withDatabase { database, _ in
+                try await database.write { connection in
+                    try connection.executeScript("CREATE TABLE samples (id INTEGER PRIMARY KEY, value);")
+                }
+                let samples: [SQLValue] = [
+                    .integer(Int64.min), .integer(Int64.max), .integer(0),
+                    .text(""), .text("héllo wörld 🛒 価格 ∑"), .text("a\u{0}b\u{0}"),
+                    .blob([]), .blob([0, 1, 2, 255, 0]),
+                    .null,
+                ]
+                try await database.write { connection in
+                    for (index, sample) in samples.enumerated() {
+                        try connection.execute("INSERT INTO samples (id, value) VALUES (\(index), \(sample))")
+                    }
+                }
+                let rows = try await database.read { connection in
+                    try connection.query(
+                        "SELECT value, typeof(value) AS type, length(CAST(value AS BLOB)) AS bytes FROM samples ORDER BY id"
+                    )
+                }
+                #expect(rows.map { $0.values[0] } == samples)
+                let types = try rows.map { try $0.decode("type", as: String.self) }
+                #expect(types == ["integer", "integer", "integer", "text", "text", "text", "blob", "blob", "null"])
+                // The embedded NULs are stored, not cut off: "a\0b\0" is four bytes.
+                #expect(try rows[5].decode("bytes", as: Int.self) == 4)
+                #expect(try rows[6].decode("bytes", as: Int.self) == 0)
+            }
+        }
+
+        @Test func bindsWorkInWhereClausesToo() async throws {
+            try await withDatabase { database, _ in
+                let text = "x\u{0}y ✓"
+                let echoed = try await database.read { connection in
+                    try connection.queryFirst("SELECT \(text) AS t, \(Int64.min) AS i, \([UInt8]()) AS b")
+                }
+                #expect(echoed?.values == [.text(text), .integer(Int64.min), .blob([])])
+            }
+        }
+
+        @Test func constraintViolationsMapToTheirKinds() async throws {
+            try await withDatabase { database, _ in
+                try await database.write { connection in
+                    try connection.executeScript(
+                        """
+                        CREATE TABLE customers (id INTEGER PRIMARY KEY, email TEXT NOT NULL UNIQUE);
+                        CREATE TABLE orders (
+                            id INTEGER PRIMARY KEY,
+                            customer_id INTEGER NOT NULL REFERENCES customers(id),
+                            total_cents INTEGER NOT NULL CHECK (total_cents >= 0)
+                        );
+                        INSERT INTO customers (id, email) VALUES (1, 'known@example.com');
+                        """)
+                }
+                let secret = "known@example.com"
+                let cases: [(SQLQuery, DatabaseError.Kind, String)] = [
+                    (
+                        "INSERT INTO customers (id, email) VALUES (2, \(secret))", .uniqueViolation,
+                        "SQLITE_CONSTRAINT_UNIQUE (2067)"
+                    ),
+                    (
+                        "INSERT INTO customers (id, email) VALUES (1, 'other@example.com')", .uniqueViolation,
+                        "SQLITE_CONSTRAINT_PRIMARYKEY (1555)"
+                    ),
+                    (
+                        "INSERT INTO orders (customer_id, total_cents) VALUES (\(42), 100)", .foreignKeyViolation,
+                        "SQLITE_CONSTRAINT_FOREIGNKEY (787)"
+                    ),
+                    (
+                        "INSERT INTO orders (customer_id, total_cents) VALUES (1, \(-5))", .checkViolation,
+                        "SQLITE_CONSTRAINT_CHECK (275)"
+                    ),
+                    (
+                        "INSERT INTO customers (id, email) VALUES (3, \(String?.none))", .notNullViolation,
+                        "SQLITE_CONSTRAINT_NOTNULL (1299)"
+                    ),
+                ]
+                for (query, kind, code) in cases {
+                    let error = await #expect(throws: DatabaseError.self) {
+                        _ = try await database.write { connection in try connection.execute(query) }
+                    }
+                    #expect(error?.kind == kind, "\(query)")
+                    #expect(error?.code == code, "\(query)")
+                    #expect(error?.message.contains(secret) == false, "a bound value leaked into the message")
+                }
+                let count = try await database.read { connection in
+                    try connection.queryFirst("SELECT count(*) AS n FROM orders")?.decode("n", as: Int.self)
+                }
+                #expect(count == 0)
+            }
+        }
+
+        @Test func executeReturnsTheRowsItChanged() async throws {
+            try await withDatabase { database, _ in
+                try await createItems(database)
+                let counts = try await database.write { connection in
+                    [
+                        try connection.execute("INSERT INTO items (name) VALUES ('a'), ('b'), ('c')"),
+                        try connection.execute("UPDATE items SET name = name || '!' WHERE id <= \(2)"),
+                        try connection.execute("SELECT * FROM items"),
+                        try connection.execute("CREATE TABLE other (id INTEGER PRIMARY KEY)"),
+                        try connection.execute("DELETE FROM items WHERE name = \("nothing")"),
+                    ]
+                }
+                #expect(counts == [3, 2, 0, 0, 0])
+            }
+        }
+
+        @Test func theStatementCacheReusesStatementsWithFreshBinds() async throws {
+            try await withTemporaryDirectory { directory in
+                let connection = try SQLiteConnection(
+                    path: directory + "/cache.sqlite", options: .init(statementCacheCapacity: 2))
+                try connection.executeScript("CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT);")
+                for (id, name) in [(1, "one"), (2, "two"), (3, "three")] {
+                    try connection.execute("INSERT INTO items (id, name) VALUES (\(id), \(name))")
+                }
+                #expect(connection.cachedStatementCount == 1)
+                for (id, name) in [(2, "two"), (1, "one"), (3, "three"), (2, "two"), (4, nil)] {
+                    let found = try connection.queryFirst("SELECT name FROM items WHERE id = \(id)")
+                    #expect(try found?.decode("name", as: String.self) == name)
+                }
+                #expect(connection.cachedStatementCount == 2)
+                // A third distinct statement evicts one; the cache stays bounded and results stay right.
+                #expect(try connection.query("SELECT id FROM items WHERE id > \(1) ORDER BY id").count == 2)
+                #expect(connection.cachedStatementCount == 2)
+                #expect(try connection.queryFirst("SELECT name FROM items WHERE id = \(3)")?.values == [.text("three")])
+            }
+        }
+
+        @Test func floatingPointColumnsAreRefused() async throws {
+            try await withDatabase { database, _ in
+                let error = await #expect(throws: DatabaseError.self) {
+                    try await database.read { connection in try connection.query("SELECT 1.5 AS price") }
+                }
+                #expect(error?.kind == .decoding)
+            }
+        }
+
+        @Test func misuseIsReportedNotCrashed() async throws {
+            try await withDatabase { database, _ in
+                try await createItems(database)
+                let wrongBindCount = await #expect(throws: DatabaseError.self) {
+                    try await database.read { connection in try connection.query(SQLQuery(unsafeSQL: "SELECT ?1, ?2")) }
+                }
+                #expect(wrongBindCount?.kind == .misuse)
+                let twoStatements = await #expect(throws: DatabaseError.self) {
+                    try await database.write { connection in
+                        try connection.execute("INSERT INTO items (name) VALUES ('a'); DELETE FROM items")
+                    }
+                }
+                #expect(twoStatements?.kind == .misuse)
+                let syntax = await #expect(throws: DatabaseError.self) {
+                    try await database.read { connection in try connection.query("SELEKT 1") }
+                }
+                #expect(syntax?.code == "SQLITE_ERROR (1)")
+                // A trailing comment is not a second statement.
+                let one = try await database.read { connection in try connection.query("SELECT 1 AS one; -- done") }
+                #expect(one.first?.values == [.integer(1)])
+                #expect(try await itemNames(database).isEmpty)
+            }
+        }
+    }
+}

@@ -1,0 +1,327 @@
+import Foundation
+import SQLiteDriver
+import StoreSQL
+import Testing
+
+extension SQLiteDriverTests {
+    @Suite struct Writing {
+        @Test func concurrentWritesAllCommitInFewerCommitsThanJobs() async throws {
+            try await withDatabase { database, _ in
+                try await createItems(database)
+                let before = database.statistics()
+                let jobs = 200
+                let ids = try await withThrowingTaskGroup(of: Int64.self) { group in
+                    for number in 0..<jobs {
+                        group.addTask {
+                            try await database.write { connection in
+                                try connection.execute("INSERT INTO items (name) VALUES (\("item \(number)"))")
+                                let row = try connection.queryFirst("SELECT last_insert_rowid() AS id")
+                                return try #require(row).decode("id", as: Int64.self)
+                            }
+                        }
+                    }
+                    return try await group.reduce(into: [Int64]()) { $0.append($1) }
+                }
+                #expect(Set(ids).count == jobs)
+                let names = try await itemNames(database)
+                #expect(Set(names) == Set((0..<jobs).map { "item \($0)" }))
+
+                let after = database.statistics()
+                let commits = after.commits - before.commits
+                #expect(after.committedJobs - before.committedJobs == jobs)
+                #expect(after.failedJobs == before.failedJobs)
+                #expect(commits >= 1)
+                #expect(commits < jobs, "every write had a commit of its own: no batching happened")
+                #expect(after.largestCommittedBatch > 1)
+            }
+        }
+
+        @Test func aWriteThatThrowsLeavesNothingBehind() async throws {
+            try await withDatabase { database, _ in
+                try await createItems(database)
+                await #expect(throws: DeliberateError()) {
+                    try await database.write { connection in
+                        try connection.execute("INSERT INTO items (name) VALUES ('first')")
+                        try connection.execute("INSERT INTO items (name) VALUES ('second')")
+                        throw DeliberateError()
+                    }
+                }
+                #expect(try await itemNames(database).isEmpty)
+                // The writer is still healthy afterwards.
+                _ = try await database.write { connection in
+                    try connection.execute("INSERT INTO items (name) VALUES ('ok')")
+                }
+                #expect(try await itemNames(database) == ["ok"])
+            }
+        }
+
+        @Test func aThrowingJobInABatchRollsBackOnlyItsOwnRows() async throws {
+            try await withDatabase { database, _ in
+                try await createItems(database)
+                let gate = try await WriterGate(database)
+                let commitsBefore = database.statistics().commits
+
+                let first = Task {
+                    _ = try await database.write { connection in
+                        try connection.execute("INSERT INTO items (name) VALUES ('first')")
+                    }
+                }
+                let failing = Task {
+                    try await database.write { connection in
+                        try connection.execute("INSERT INTO items (name) VALUES ('failing 1')")
+                        try connection.execute("INSERT INTO items (name) VALUES ('failing 2')")
+                        throw DeliberateError()
+                    }
+                }
+                let duplicate = Task {
+                    _ = try await database.write { connection in
+                        try connection.execute("INSERT INTO items (name) VALUES ('duplicate 1')")
+                        try connection.execute("INSERT INTO items (name) VALUES ('first')")
+                    }
+                }
+                let last = Task {
+                    _ = try await database.write { connection in
+                        try connection.execute("INSERT INTO items (name) VALUES ('last')")
+                    }
+                }
+                #expect(try await eventually { database.statistics().queuedJobs == 4 })
+                try await gate.release()
+
+                try await first.value
+                await #expect(throws: DeliberateError()) { try await failing.value }
+                let duplicateError = await #expect(throws: DatabaseError.self) { try await duplicate.value }
+                #expect(duplicateError?.kind == .uniqueViolation)
+                try await last.value
+
+                #expect(try await itemNames(database) == ["first", "last"])
+                // The holding job's own commit, then one commit for the four queued jobs.
+                #expect(database.statistics().commits == commitsBefore + 2)
+                #expect(database.statistics().largestCommittedBatch >= 2)
+            }
+        }
+
+        @Test func aTransactionRolledBackBySQLiteIsRunAgainWithoutTheJobThatCausedIt() async throws {
+            try await withDatabase { database, _ in
+                try await createItems(database)
+                _ = try await database.write { connection in
+                    try connection.execute("INSERT INTO items (name) VALUES ('taken')")
+                }
+                let gate = try await WriterGate(database)
+                let before = database.statistics()
+                let firstRuns = Counter()
+
+                let first = Task {
+                    _ = try await database.write { connection in
+                        firstRuns.increment()
+                        try connection.execute("INSERT INTO items (name) VALUES ('first')")
+                    }
+                }
+                // OR ROLLBACK makes SQLite abandon the whole transaction, the other jobs' rows included.
+                let culprit = Task {
+                    _ = try await database.write { connection in
+                        try connection.execute("INSERT OR ROLLBACK INTO items (name) VALUES ('taken')")
+                    }
+                }
+                let last = Task {
+                    _ = try await database.write { connection in
+                        try connection.execute("INSERT INTO items (name) VALUES ('last')")
+                    }
+                }
+                #expect(try await eventually { database.statistics().queuedJobs == 3 })
+                try await gate.release()
+
+                try await first.value
+                let culpritError = await #expect(throws: DatabaseError.self) { try await culprit.value }
+                #expect(culpritError?.kind == .uniqueViolation)
+                try await last.value
+
+                #expect(try await itemNames(database) == ["taken", "first", "last"])
+                #expect(firstRuns.value == 2, "the job run before the rollback is run again")
+                let after = database.statistics()
+                #expect(after.restartedTransactions == before.restartedTransactions + 1)
+                // The holding job's own commit, then one for the restarted batch.
+                #expect(after.commits == before.commits + 2)
+                #expect(after.failedJobs == before.failedJobs + 1)
+            }
+        }
+
+        @Test func aDeferredForeignKeyViolationFailsOnlyTheJobThatLeftIt() async throws {
+            try await withDatabase { database, _ in
+                _ = try await database.write { connection in
+                    try connection.executeScript(
+                        """
+                        CREATE TABLE customers (id INTEGER PRIMARY KEY);
+                        CREATE TABLE orders (
+                            id INTEGER PRIMARY KEY,
+                            customer_id INTEGER NOT NULL REFERENCES customers(id) DEFERRABLE INITIALLY DEFERRED
+                        );
+                        """)
+                }
+                let gate = try await WriterGate(database)
+                let valid = Task {
+                    _ = try await database.write { connection in
+                        try connection.execute("INSERT INTO customers (id) VALUES (1)")
+                        try connection.execute("INSERT INTO orders (id, customer_id) VALUES (1, 1)")
+                    }
+                }
+                // Passes its statements (the check is deferred) but would make the COMMIT fail.
+                let dangling = Task {
+                    _ = try await database.write { connection in
+                        try connection.execute("INSERT INTO orders (id, customer_id) VALUES (2, \(99))")
+                    }
+                }
+                let resolved = Task {
+                    _ = try await database.write { connection in
+                        try connection.execute("INSERT INTO orders (id, customer_id) VALUES (3, 2)")
+                        try connection.execute("INSERT INTO customers (id) VALUES (2)")
+                    }
+                }
+                #expect(try await eventually { database.statistics().queuedJobs == 3 })
+                try await gate.release()
+
+                try await valid.value
+                let error = await #expect(throws: DatabaseError.self) { try await dangling.value }
+                #expect(error?.kind == .foreignKeyViolation)
+                try await resolved.value
+                let orders = try await database.read { connection in
+                    try connection.query("SELECT id FROM orders ORDER BY id").map { try $0.decode("id", as: Int.self) }
+                }
+                #expect(orders == [1, 3])
+            }
+        }
+
+        @Test func aWriteLockHeldElsewhereEndsInRetriesExhaustedThenTheWriterRecovers() async throws {
+            let configuration = SQLiteDatabase.Configuration(busyTimeout: .milliseconds(20), transientAttemptLimit: 2)
+            try await withDatabase(configuration) { database, path in
+                try await createItems(database)
+                let before = database.statistics()
+                // Another connection (as another process would) holds the write lock.
+                let other = try SQLiteConnection(path: path)
+                try other.execute("BEGIN IMMEDIATE")
+                let error = await #expect(throws: DatabaseError.self) {
+                    try await database.write { connection in
+                        try connection.execute("INSERT INTO items (name) VALUES ('blocked')")
+                    }
+                }
+                #expect(error?.kind == .retriesExhausted)
+                #expect(error?.code.hasPrefix("SQLITE_BUSY") == true)
+                #expect(database.statistics().failedJobs == before.failedJobs + 1)
+
+                try other.execute("ROLLBACK")
+                _ = try await database.write { connection in
+                    try connection.execute("INSERT INTO items (name) VALUES ('after')")
+                }
+                #expect(try await itemNames(database) == ["after"])
+            }
+        }
+
+        @Test func jobsMayNotEndTheSharedTransactionButMayUseTheirOwnSavepoints() async throws {
+            try await withDatabase { database, _ in
+                try await createItems(database)
+                for statement in ["COMMIT", "ROLLBACK", "BEGIN", "RELEASE storesql_job"] {
+                    let error = await #expect(throws: DatabaseError.self) {
+                        try await database.write { connection in
+                            try connection.execute("INSERT INTO items (name) VALUES ('sneaky')")
+                            try connection.execute(SQLQuery(unsafeSQL: statement))
+                        }
+                    }
+                    #expect(error?.kind == .misuse, "\(statement)")
+                }
+                try await database.write { connection in
+                    try connection.execute("SAVEPOINT attempt")
+                    try connection.execute("INSERT INTO items (name) VALUES ('undone')")
+                    try connection.execute("ROLLBACK TO attempt")
+                    try connection.execute("RELEASE attempt")
+                    try connection.execute("INSERT INTO items (name) VALUES ('kept')")
+                }
+                #expect(try await itemNames(database) == ["kept"])
+            }
+        }
+    }
+
+    @Suite struct Reading {
+        @Test func aReaderCannotWrite() async throws {
+            try await withDatabase { database, _ in
+                try await createItems(database)
+                let error = await #expect(throws: DatabaseError.self) {
+                    try await database.read { connection in
+                        try connection.execute("INSERT INTO items (name) VALUES ('smuggled')")
+                    }
+                }
+                #expect(error?.kind == .misuse)
+                #expect(error?.code == "SQLITE_READONLY (8)")
+                let scriptError = await #expect(throws: DatabaseError.self) {
+                    try await database.read { connection in try connection.executeScript("DELETE FROM items;") }
+                }
+                #expect(scriptError?.kind == .misuse)
+                #expect(try await itemNames(database).isEmpty)
+            }
+        }
+
+        @Test func noStatementCanLoosenTheConfiguredSettings() async throws {
+            try await withDatabase { database, _ in
+                let readerError = await #expect(throws: DatabaseError.self) {
+                    try await database.read { connection in try connection.execute("PRAGMA query_only = OFF") }
+                }
+                #expect(readerError?.kind == .misuse)
+                for pragma in ["synchronous = OFF", "main.foreign_keys=0", "JOURNAL_MODE = DELETE"] {
+                    let writerError = await #expect(throws: DatabaseError.self) {
+                        try await database.write { connection in
+                            try connection.execute(SQLQuery(unsafeSQL: "PRAGMA \(pragma)"))
+                        }
+                    }
+                    #expect(writerError?.kind == .misuse, "\(pragma)")
+                }
+                #expect(try await database.readerSettings().queryOnly)
+                let writer = try await database.writerSettings()
+                #expect(writer.synchronous == .full)
+                #expect(writer.foreignKeys)
+                #expect(writer.journalMode == "wal")
+            }
+        }
+
+        @Test func aReadStartedAfterAWriteReturnedSeesIt() async throws {
+            try await withDatabase(SQLiteDatabase.Configuration(readerCount: 3)) { database, _ in
+                try await createItems(database)
+                for number in 1...30 {
+                    _ = try await database.write { connection in
+                        try connection.execute("INSERT INTO items (name) VALUES (\("n\(number)"))")
+                    }
+                    let count = try await database.read { connection in
+                        try connection.queryFirst("SELECT count(*) AS n FROM items")?.decode("n", as: Int.self)
+                    }
+                    #expect(count == number)
+                }
+            }
+        }
+
+        @Test func aTransactionLeftOpenByAReadIsRolledBack() async throws {
+            try await withDatabase(SQLiteDatabase.Configuration(readerCount: 1)) { database, _ in
+                try await createItems(database)
+                try await database.read { connection in
+                    try connection.execute("BEGIN")
+                    _ = try connection.query("SELECT * FROM items")
+                }
+                // The only reader would still see the old snapshot if its transaction had been left open.
+                _ = try await database.write { connection in
+                    try connection.execute("INSERT INTO items (name) VALUES ('new')")
+                }
+                #expect(try await itemNames(database) == ["new"])
+                let inTransaction = try await database.read { connection in
+                    (connection as? SQLiteConnection)?.isInTransaction
+                }
+                #expect(inTransaction == false)
+            }
+        }
+
+        @Test func readsRunConcurrentlyWithAWrite() async throws {
+            try await withDatabase { database, _ in
+                try await createItems(database)
+                let gate = try await WriterGate(database)
+                // The writer is busy inside a transaction; readers still answer from the last commit.
+                #expect(try await itemNames(database).isEmpty)
+                try await gate.release()
+            }
+        }
+    }
+}
