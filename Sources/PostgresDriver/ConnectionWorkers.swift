@@ -17,6 +17,8 @@ final class ConnectionWorkers: @unchecked Sendable {
     /// A unit of work: receives the worker's connection, made ready for the job, or the error that
     /// kept it from being ready (e.g. the server could not be reached again). Runs on the worker thread.
     typealias Job = @Sendable (Result<PostgresConnection, DatabaseError>) -> Void
+    /// Opens a worker's connection; called on the worker's thread.
+    typealias Connect = @Sendable () throws(DatabaseError) -> PostgresConnection
 
     private let condition = NSCondition()
     private var queue: [Job?] = []
@@ -28,11 +30,7 @@ final class ConnectionWorkers: @unchecked Sendable {
     /// Starts `count` workers, each opening its connection with `connect` on its own thread.
     ///
     /// - Throws: the first connection error; the workers already started are then stopped.
-    func start(
-        count: Int, connect: @escaping @Sendable () throws(DatabaseError) -> PostgresConnection
-    )
-        async throws(DatabaseError)
-    {
+    func start(count: Int, connect: @escaping Connect) async throws(DatabaseError) {
         let failure = await withTaskGroup(of: DatabaseError?.self) { group in
             for index in 0..<count {
                 group.addTask {
@@ -89,7 +87,7 @@ final class ConnectionWorkers: @unchecked Sendable {
     }
 
     private func spawnWorker(
-        index: Int, connect: @escaping @Sendable () throws(DatabaseError) -> PostgresConnection,
+        index: Int, connect: @escaping Connect,
         ready: @escaping @Sendable (DatabaseError?) -> Void
     ) {
         condition.lock()

@@ -127,11 +127,11 @@ public final class PostgresConnection: SQLConnection {
     /// The server's view of the transaction on this connection.
     var transactionStatus: PGTransactionStatusType { PQtransactionStatus(handle) }
 
-    /// Makes the connection ready for a new job: notices a connection the server closed while it
-    /// was idle (without a round trip), reconnects a broken one, and rolls back a transaction a
-    /// previous job left open.
+    /// Makes the connection ready for a new job: replaces a connection that is broken or that the
+    /// server is closing (noticed without a round trip), and rolls back a transaction a previous
+    /// job left open.
     func prepareForJob() throws(DatabaseError) {
-        if !isConnected || !Self.isStillOpen(handle) {
+        if !isConnected || Self.serverSpokeWhileIdle(handle) {
             try reconnect()
         } else if transactionStatus != PQTRANS_IDLE {
             rollbackQuietly()
@@ -416,22 +416,17 @@ public final class PostgresConnection: SQLConnection {
         }
     }
 
-    /// Whether an idle connection is still open: reads whatever the server sent meanwhile (for
-    /// example the error it sends before terminating a backend) without blocking. libpq marks the
-    /// connection bad when it finds the server has closed it.
-    private static func isStillOpen(_ handle: OpaquePointer) -> Bool {
+    /// Whether the server sent anything to this idle connection, checked without blocking.
+    ///
+    /// The server never speaks to an idle session unprompted except to say it is closing it (a
+    /// terminated backend, `idle_session_timeout`, a shutdown) or to deliver `NOTIFY`, which the
+    /// driver does not use. Its goodbye can arrive well before the socket is closed, when libpq
+    /// would still report the connection as fine; any input therefore means: replace the connection.
+    private static func serverSpokeWhileIdle(_ handle: OpaquePointer) -> Bool {
         let socket = PQsocket(handle)
-        guard socket >= 0 else { return false }
-        // A terminated backend sends its error message, then closes: the first read consumes the
-        // message (an idle connection's error is treated as a notice), a later one finds the end.
-        for _ in 0..<8 {
-            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, 0) > 0 else { break }
-            guard PQconsumeInput(handle) != 0 else { return false }
-            while let notification = PQnotifies(handle) { PQfreemem(notification) }
-            guard PQstatus(handle) == CONNECTION_OK else { return false }
-        }
-        return PQstatus(handle) == CONNECTION_OK
+        guard socket >= 0 else { return true }
+        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) > 0
     }
 }
 

@@ -249,7 +249,9 @@ struct PostgresDatabaseTests {
                 try $0.queryFirst("SELECT sum(n)::int8 AS total FROM acct")?.decode("total", as: Int64.self)
             }
             #expect(total == 4)
-            #expect(attempts.value == 3)
+            // One of the two was chosen as the victim and ran again (its retry can, rarely, deadlock
+            // once more with the winner before the winner gets its second row).
+            #expect(attempts.value >= 3)
         }
     }
 
