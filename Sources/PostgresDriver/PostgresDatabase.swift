@@ -26,8 +26,11 @@ public final class PostgresDatabase: SQLDatabase {
     public struct Configuration: Sendable, Hashable {
         /// The isolation level of ``PostgresDatabase/write(_:)`` transactions.
         public enum IsolationLevel: String, Sendable, Hashable {
+            /// Each statement sees what was committed before it began; PostgreSQL's default.
             case readCommitted = "READ COMMITTED"
+            /// The transaction sees one snapshot; a concurrent update of the same row fails with `40001`.
             case repeatableRead = "REPEATABLE READ"
+            /// As if transactions ran one after another; any anomaly fails with `40001` and is retried.
             case serializable = "SERIALIZABLE"
         }
 
