@@ -22,12 +22,15 @@ let package = Package(
         .target(name: "StoreSQL", swiftSettings: strictSwift),
         // The SQLite implementation of StoreSQL's connection and database protocols.
         .target(name: "SQLiteDriver", dependencies: ["StoreSQL", "CSQLite"], swiftSettings: strictSwift),
+        // StoreSQL's connection and database protocols over libpq; no C type leaves this target.
+        .target(name: "PostgresDriver", dependencies: ["StoreSQL", "CLibPQ"], swiftSettings: strictSwift),
         // Password hashes (Argon2id), session tokens and digests over libsodium.
         .target(name: "StoreCrypto", dependencies: ["CSodium"], swiftSettings: strictSwift),
 
         // System libraries from Debian's -dev packages (headers and link flags from pkg-config).
         .systemLibrary(
             name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(
             name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
 
@@ -35,6 +38,8 @@ let package = Package(
         .testTarget(name: "StoreAPITests", dependencies: ["StoreAPI", "CheckoutKit"], swiftSettings: strictSwift),
         .testTarget(name: "StoreSQLTests", dependencies: ["StoreSQL"], swiftSettings: strictSwift),
         .testTarget(name: "SQLiteDriverTests", dependencies: ["SQLiteDriver", "StoreSQL"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "PostgresDriverTests", dependencies: ["PostgresDriver", "StoreSQL"], swiftSettings: strictSwift),
         .testTarget(name: "StoreCryptoTests", dependencies: ["StoreCrypto"], swiftSettings: strictSwift),
 
         .executableTarget(
