@@ -27,6 +27,12 @@ let package = Package(
         // Password hashes (Argon2id), session tokens and digests over libsodium.
         .target(name: "StoreCrypto", dependencies: ["CSodium"], swiftSettings: strictSwift),
 
+        // Migrations, repositories and the seeded store, written once against StoreSQL.
+        .target(
+            name: "StoreDatabase",
+            dependencies: ["CheckoutKit", "StoreSQL", "SQLiteDriver", "PostgresDriver", "StoreCrypto"],
+            resources: [.copy("Resources/images")], swiftSettings: strictSwift),
+
         // System libraries from Debian's -dev packages (headers and link flags from pkg-config).
         .systemLibrary(
             name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
@@ -40,10 +46,16 @@ let package = Package(
         .testTarget(name: "SQLiteDriverTests", dependencies: ["SQLiteDriver", "StoreSQL"], swiftSettings: strictSwift),
         .testTarget(
             name: "PostgresDriverTests", dependencies: ["PostgresDriver", "StoreSQL"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "StoreDatabaseTests",
+            dependencies: ["StoreDatabase", "CheckoutKit", "StoreSQL", "StoreCrypto"], swiftSettings: strictSwift),
         .testTarget(name: "StoreCryptoTests", dependencies: ["StoreCrypto"], swiftSettings: strictSwift),
 
         .executableTarget(
             name: "PricingBenchmark", dependencies: ["CheckoutKit"], path: "benchmarks/PricingBenchmark",
             swiftSettings: strictSwift),
+        .executableTarget(
+            name: "DatabaseBenchmark", dependencies: ["StoreDatabase", "CheckoutKit", "StoreSQL"],
+            path: "benchmarks/DatabaseBenchmark", swiftSettings: strictSwift),
     ]
 )

@@ -6,6 +6,10 @@ set -euo pipefail
 packages=(
     pkg-config
     libsodium-dev
+    libsqlite3-dev
+    libpq-dev
+    postgresql-15
+    python3
 )
 
 missing=()

@@ -16,6 +16,7 @@ public protocol SQLDatabase: Sendable {
     /// transaction is run again a bounded number of times, so `body` must have no effect outside the
     /// database; after the last attempt the error surfaces as ``DatabaseError/Kind/retriesExhausted``.
     /// The call returns only once the commit is durable.
+    @discardableResult
     func write<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
 
     /// Finishes queued work and closes every connection. Calls made afterwards fail.

@@ -9,20 +9,14 @@ public struct OrderID: RawRepresentable, Hashable, Sendable, CustomStringConvert
         self.rawValue = rawValue
     }
 
-    private static let alphabet = Array("0123456789abcdefghjkmnpqrstvwxyz".utf8)
-
     /// A fresh identifier from `generator` (the system's secure generator in production).
     public static func random(using generator: inout some RandomNumberGenerator) -> OrderID {
-        var high = generator.next() as UInt64
-        var low = generator.next() as UInt64
-        var characters: [UInt8] = []
-        characters.reserveCapacity(26)
-        for _ in 0..<26 {
-            characters.append(alphabet[Int(low & 31)])
-            low = (low >> 5) | ((high & 31) << 59)
-            high >>= 5
-        }
-        return OrderID(rawValue: "ord_" + String(decoding: characters, as: UTF8.self))
+        OrderID(rawValue: OpaqueIdentifier.make(prefix: "ord_", using: &generator))
+    }
+
+    /// A fresh identifier from the system's cryptographic random source.
+    public static func random() -> OrderID {
+        OrderID(rawValue: OpaqueIdentifier.make(prefix: "ord_"))
     }
 
     public var description: String { rawValue }

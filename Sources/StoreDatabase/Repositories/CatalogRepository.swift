@@ -1,0 +1,62 @@
+import CheckoutKit
+import StoreSQL
+
+/// Reads the catalog: products and categories.
+public struct CatalogRepository: Sendable {
+    let database: any SQLDatabase
+
+    public init(database: any SQLDatabase) {
+        self.database = database
+    }
+
+    static let productColumns: SQLQuery = """
+        p.id, p.title, p.description, p.category, p.price_minor, p.currency, p.image_path, \
+        p.rating_tenths, p.rating_count, p.stock
+        """
+
+    /// Every product, by id.
+    public func products() async throws -> [Product] {
+        try await database.read { connection in
+            try connection.query("SELECT \(Self.productColumns) FROM products p ORDER BY p.id").map(Self.product)
+        }
+    }
+
+    /// The product `id`, or `nil` when there is none.
+    public func product(_ id: ProductID) async throws -> Product? {
+        try await database.read { connection in
+            try connection.queryFirst("SELECT \(Self.productColumns) FROM products p WHERE p.id = \(id.rawValue)")
+                .map(Self.product)
+        }
+    }
+
+    /// The category names, in the store's order.
+    public func categories() async throws -> [String] {
+        try await database.read { connection in
+            try connection.query("SELECT name FROM categories ORDER BY position, name").map {
+                try $0.decode("name", as: String.self)
+            }
+        }
+    }
+
+    /// The products of `category` by id, or `nil` when there is no such category.
+    public func products(inCategory category: String) async throws -> [Product]? {
+        try await database.read { connection in
+            guard try connection.queryFirst("SELECT name FROM categories WHERE name = \(category)") != nil else {
+                return nil
+            }
+            return try connection.query(
+                "SELECT \(Self.productColumns) FROM products p WHERE p.category = \(category) ORDER BY p.id"
+            ).map(Self.product)
+        }
+    }
+
+    static func product(from row: SQLRow) throws -> Product {
+        guard let rating = Rating(tenths: try row.decode("rating_tenths"), count: try row.decode("rating_count"))
+        else { throw DatabaseError.decoding(column: "rating_tenths", expected: "a rating between 0 and 5") }
+        return Product(
+            id: ProductID(try row.decode("id", as: Int64.self)), title: try row.decode("title"),
+            description: try row.decode("description"), category: try row.decode("category"),
+            price: try row.money("price_minor"), imagePath: try row.decode("image_path"), rating: rating,
+            stock: try row.decode("stock"))
+    }
+}

@@ -1,0 +1,119 @@
+import CheckoutKit
+import Foundation
+import StoreSQL
+
+/// Where a payment attempt stands.
+public enum PaymentAttemptState: String, Hashable, Sendable {
+    /// Stock and promotion are reserved; the provider's answer is not recorded yet.
+    case pending
+    /// Paid: the order exists.
+    case succeeded
+    /// A definite failure (declined): the reservation was released.
+    case failed
+}
+
+/// An HTTP response kept for replaying to a retry with the same idempotency key.
+public struct StoredResponse: Hashable, Sendable {
+    public let status: Int
+    public let body: String
+
+    public init(status: Int, body: String) {
+        self.status = status
+        self.body = body
+    }
+}
+
+/// A payment attempt to record before the provider is called.
+public struct NewPaymentAttempt: Sendable {
+    public let id: AttemptID
+    public let shopperID: ShopperID
+    public let key: IdempotencyKey
+    /// The canonical form of the request, to recognise a retry of the same request.
+    public let fingerprint: String
+    public let quote: CheckoutQuote
+    /// Until when this request owns the attempt; a retry before then gets "in progress".
+    public let leaseExpiresAt: Date
+
+    public init(
+        id: AttemptID, shopperID: ShopperID, key: IdempotencyKey, fingerprint: String, quote: CheckoutQuote,
+        leaseExpiresAt: Date
+    ) {
+        self.id = id
+        self.shopperID = shopperID
+        self.key = key
+        self.fingerprint = fingerprint
+        self.quote = quote
+        self.leaseExpiresAt = leaseExpiresAt
+    }
+}
+
+/// A payment attempt as stored: the quote it reserved, its state, and its final response.
+public struct PaymentAttemptRecord: Hashable, Sendable {
+    public let id: AttemptID
+    public let shopperID: ShopperID
+    public let key: String
+    public let fingerprint: String
+    public let state: PaymentAttemptState
+    public let lines: [OrderLine]
+    public let subtotal: Money
+    public let discount: Money
+    public let shipping: Money
+    public let fee: Money
+    /// The amount asked of the provider: subtotal − discount + shipping + fee.
+    public let amount: Money
+    public let method: PaymentMethod.Kind
+    /// The provider's card token, for asking the provider again with the same key.
+    public let paymentToken: String?
+    public let promotionCode: PromotionCode?
+    public let leaseExpiresAt: Date
+    public let response: StoredResponse?
+    public let orderID: OrderID?
+    public let createdAt: Date
+
+    /// The paid order this attempt becomes, with the prices as reserved (and charged).
+    public func order(id: OrderID, cardBrand: String?, createdAt: Date) -> Order {
+        Order(
+            id: id, status: .paid, lines: lines, subtotal: subtotal, discount: discount, shipping: shipping, fee: fee,
+            total: amount, paymentMethod: method, cardBrand: cardBrand, promotionCode: promotionCode,
+            createdAt: createdAt)
+    }
+
+    static let columns: SQLQuery = """
+        id, shopper_id, idempotency_key, request_fingerprint, state, currency, subtotal_minor, discount_minor,
+        shipping_minor, fee_minor, amount_minor, payment_method, payment_token, promotion_code, lease_expires_at,
+        response_status, response_body, order_id, created_at
+        """
+
+    static func read(_ row: SQLRow, lines: [OrderLine]) throws -> PaymentAttemptRecord {
+        guard let state = PaymentAttemptState(rawValue: try row.decode("state")) else {
+            throw DatabaseError.decoding(column: "state", expected: "pending, succeeded or failed")
+        }
+        guard let method = PaymentMethod.Kind(rawValue: try row.decode("payment_method")) else {
+            throw DatabaseError.decoding(column: "payment_method", expected: "a payment method")
+        }
+        let status = try row.decode("response_status", as: Int?.self)
+        let body = try row.decode("response_body", as: String?.self)
+        return PaymentAttemptRecord(
+            id: AttemptID(rawValue: try row.decode("id")), shopperID: ShopperID(rawValue: try row.decode("shopper_id")),
+            key: try row.decode("idempotency_key"), fingerprint: try row.decode("request_fingerprint"), state: state,
+            lines: lines, subtotal: try row.money("subtotal_minor"), discount: try row.money("discount_minor"),
+            shipping: try row.money("shipping_minor"), fee: try row.money("fee_minor"),
+            amount: try row.money("amount_minor"), method: method, paymentToken: try row.decode("payment_token"),
+            promotionCode: try row.decode("promotion_code", as: String?.self).flatMap(PromotionCode.init(rawValue:)),
+            leaseExpiresAt: try row.date("lease_expires_at"),
+            response: status.flatMap { status in body.map { StoredResponse(status: status, body: $0) } },
+            orderID: try row.decode("order_id", as: String?.self).map(OrderID.init(rawValue:)),
+            createdAt: try row.date("created_at"))
+    }
+}
+
+extension OrderLine {
+    /// A line stored as `product_id, title, unit_price_minor, quantity, line_total_minor` in `currency`.
+    static func read(_ row: SQLRow, currency: Currency) throws -> OrderLine {
+        OrderLine(
+            productID: ProductID(try row.decode("product_id", as: Int64.self)), title: try row.decode("title"),
+            unitPrice: Money(minorUnits: try row.decode("unit_price_minor"), currency: currency),
+            quantity: try row.decode("quantity"),
+            lineTotal: Money(minorUnits: try row.decode("line_total_minor"), currency: currency))
+    }
+}

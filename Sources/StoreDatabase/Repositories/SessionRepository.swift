@@ -1,0 +1,105 @@
+import Foundation
+import StoreSQL
+
+/// A live session: who the bearer of the token is.
+public struct SessionRecord: Hashable, Sendable {
+    public let shopperID: ShopperID
+    /// The signed-in customer, or `nil` for an anonymous shopper.
+    public let customerID: CustomerID?
+    public let expiresAt: Date
+}
+
+/// Shoppers and their sessions. Only the SHA-256 of a session token is ever stored.
+public struct SessionRepository: Sendable {
+    let database: any SQLDatabase
+
+    public init(database: any SQLDatabase) {
+        self.database = database
+    }
+
+    /// Creates an anonymous shopper with a session for `tokenHash`.
+    public func createAnonymousSession(tokenHash: [UInt8], now: Date, expiresAt: Date) async throws -> ShopperID {
+        let shopper = ShopperID.random()
+        try await database.write { connection in
+            try connection.execute(
+                "INSERT INTO shoppers (id, customer_id, created_at) VALUES (\(shopper.rawValue), NULL, \(now.unixMilliseconds))"
+            )
+            try Self.insertSession(
+                tokenHash: tokenHash, shopper: shopper, now: now, expiresAt: expiresAt, on: connection)
+        }
+        return shopper
+    }
+
+    /// Creates a session for `customer` on the customer's own shopper (made on first login).
+    ///
+    /// When the caller was an anonymous shopper (`previous`), that basket is kept: its lines are
+    /// added to the customer's basket (capped at 10 per line) and its promotion code carries over
+    /// when the customer's basket has none. All in one transaction.
+    public func createCustomerSession(
+        tokenHash: [UInt8], customer: CustomerID, previous: ShopperID?, now: Date, expiresAt: Date
+    ) async throws -> ShopperID {
+        let candidate = ShopperID.random()
+        return try await database.write { connection in
+            try connection.execute(
+                """
+                INSERT INTO shoppers (id, customer_id, created_at)
+                VALUES (\(candidate.rawValue), \(customer.rawValue), \(now.unixMilliseconds))
+                ON CONFLICT (customer_id) DO NOTHING
+                """)
+            guard
+                let row = try connection.queryFirst(
+                    "SELECT id FROM shoppers WHERE customer_id = \(customer.rawValue)")
+            else { throw DatabaseError(kind: .other, code: "shopper", message: "customer shopper missing") }
+            let shopper = ShopperID(rawValue: try row.decode("id"))
+            if let previous, previous != shopper {
+                try BasketRepository.merge(from: previous, into: shopper, now: now, on: connection)
+            }
+            try Self.insertSession(
+                tokenHash: tokenHash, shopper: shopper, now: now, expiresAt: expiresAt, on: connection)
+            return shopper
+        }
+    }
+
+    /// The live session for `tokenHash` at `now`, or `nil` when unknown or expired.
+    public func session(tokenHash: [UInt8], now: Date) async throws -> SessionRecord? {
+        try await database.read { connection in
+            guard
+                let row = try connection.queryFirst(
+                    """
+                    SELECT s.shopper_id, s.expires_at, sh.customer_id
+                    FROM sessions s JOIN shoppers sh ON sh.id = s.shopper_id
+                    WHERE s.token_hash = \(tokenHash) AND s.expires_at > \(now.unixMilliseconds)
+                    """)
+            else { return nil }
+            return SessionRecord(
+                shopperID: ShopperID(rawValue: try row.decode("shopper_id")),
+                customerID: try row.decode("customer_id", as: Int64?.self).map(CustomerID.init(rawValue:)),
+                expiresAt: try row.date("expires_at"))
+        }
+    }
+
+    /// Ends the session for `tokenHash` (logout).
+    public func deleteSession(tokenHash: [UInt8]) async throws {
+        try await database.write { connection in
+            try connection.execute("DELETE FROM sessions WHERE token_hash = \(tokenHash)")
+        }
+    }
+
+    /// Removes sessions that expired before `now`; returns how many.
+    @discardableResult
+    public func deleteExpiredSessions(now: Date) async throws -> Int {
+        try await database.write { connection in
+            try connection.execute("DELETE FROM sessions WHERE expires_at <= \(now.unixMilliseconds)")
+        }
+    }
+
+    static func insertSession(
+        tokenHash: [UInt8], shopper: ShopperID, now: Date, expiresAt: Date, on connection: any SQLConnection
+    ) throws {
+        try connection.execute(
+            """
+            INSERT INTO sessions (token_hash, shopper_id, created_at, expires_at)
+            VALUES (\(tokenHash), \(shopper.rawValue), \(now.unixMilliseconds), \(expiresAt.unixMilliseconds))
+            """)
+    }
+}

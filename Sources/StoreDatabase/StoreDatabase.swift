@@ -1,0 +1,62 @@
+import CheckoutKit
+import Foundation
+import PostgresDriver
+import SQLiteDriver
+import StoreCrypto
+import StoreSQL
+
+/// The store's database: one of the two backends, migrated and seeded, with its repositories.
+public struct StoreDatabase: Sendable {
+    /// The backend, for repositories and for tests that read raw tables.
+    public let sql: any SQLDatabase
+
+    public init(sql: any SQLDatabase) {
+        self.sql = sql
+    }
+
+    public var catalog: CatalogRepository { CatalogRepository(database: sql) }
+    public var promotions: PromotionRepository { PromotionRepository(database: sql) }
+    public var customers: CustomerRepository { CustomerRepository(database: sql) }
+    public var sessions: SessionRepository { SessionRepository(database: sql) }
+    public var baskets: BasketRepository { BasketRepository(database: sql) }
+    public var payments: PaymentRepository { PaymentRepository(database: sql) }
+    public var orders: OrderRepository { OrderRepository(database: sql) }
+    public var analytics: AnalyticsRepository { AnalyticsRepository(database: sql) }
+
+    /// Opens the database at `url`, applies pending migrations and, when `seed` is set, seeds it.
+    ///
+    /// SQLite files are opened in WAL mode with `synchronous=FULL` and foreign keys on (the driver
+    /// reads the settings back and refuses a database that does not honour them); the file's
+    /// directory is created if missing.
+    public static func open(
+        url: String, seed: Bool = true, currency: Currency = .eur, hasher: PasswordHasher = .interactive,
+        now: Date = Date()
+    ) async throws -> StoreDatabase {
+        let database = try await openUnmigrated(url: url)
+        do {
+            try await Migrator.migrate(database.sql, now: now)
+            if seed { try await Seeder.seed(database.sql, currency: currency, hasher: hasher, now: now) }
+        } catch {
+            await database.close()
+            throw error
+        }
+        return database
+    }
+
+    /// Opens the database at `url` without touching its schema.
+    public static func openUnmigrated(url: String) async throws -> StoreDatabase {
+        switch try DatabaseURL(url) {
+        case .sqlite(let path):
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            return StoreDatabase(sql: try await SQLiteDatabase.open(path: path))
+        case .postgres(let url):
+            return StoreDatabase(sql: try await PostgresDatabase(url: url))
+        }
+    }
+
+    /// Finishes queued work and closes every connection.
+    public func close() async {
+        await sql.close()
+    }
+}

@@ -1,0 +1,110 @@
+import CheckoutKit
+import Foundation
+import StoreCrypto
+import StoreDatabase
+import StoreSQL
+import Testing
+
+@Suite("Migrations and the seeded store") struct MigrationAndSeedTests {
+    @Test(arguments: Backend.allCases)
+    func migrationsAreRecordedAndIdempotent(backend: Backend) async throws {
+        try await withStoreDatabase(backend, seeded: false) { database in
+            let versions = Schema.migrations.map { $0.version }
+            let applied = try await Migrator.appliedVersions(database.sql)
+            #expect(applied == versions)
+            let appliedAgain = try await Migrator.migrate(database.sql)
+            #expect(appliedAgain.isEmpty)
+            #expect(try await Migrator.appliedVersions(database.sql) == applied)
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func concurrentMigrationsApplyEachVersionOnce(backend: Backend) async throws {
+        try await withStoreDatabase(backend, seeded: false) { database in
+            // The schema exists; ten more concurrent runs find nothing left to do and do not fail.
+            let applied = try await withThrowingTaskGroup(of: [Int].self) { group in
+                for _ in 0..<10 { group.addTask { try await Migrator.migrate(database.sql) } }
+                return try await group.reduce(into: [Int]()) { $0 += $1 }
+            }
+            #expect(applied.isEmpty)
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func theSeededCatalog(backend: Backend) async throws {
+        try await withStoreDatabase(backend) { database in
+            let products = try await database.catalog.products()
+            #expect((18...22).contains(products.count))
+            #expect(try await database.catalog.categories() == ["hydration", "apparel", "accessories", "nutrition"])
+            #expect(Set(products.map(\.category)).count == 4)
+            // The three products of SPEC §3's worked cases.
+            #expect(products.contains { $0.price == eur(10_20) && $0.title.localizedCaseInsensitiveContains("bottle") })
+            #expect(products.contains { $0.price == eur(21_90) && $0.title.localizedCaseInsensitiveContains("cap") })
+            #expect(products.contains { $0.price == eur(8_95) && $0.title.localizedCaseInsensitiveContains("socks") })
+            #expect(products.contains { $0.stock < 30 })
+            #expect(products.allSatisfy { $0.imagePath.hasPrefix("/images/") && $0.price.currency == .eur })
+            // Every image exists as a file shipped with the store.
+            let images = try ProductImages.load()
+            for product in products {
+                #expect(images[String(product.imagePath.dropFirst("/images/".count))] != nil)
+            }
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func theSeededPromotions(backend: Backend) async throws {
+        try await withStoreDatabase(backend) { database in
+            let promotions = database.promotions
+            let run10 = try #require(try await promotions.promotion(code("run10")))
+            #expect(run10.kind == .percentOff(try #require(Rate(percent: 10))))
+            #expect(run10.minimumSubtotal == eur(0))
+            let gift25 = try #require(try await promotions.promotion(code("GIFT25")))
+            #expect(gift25.kind == .amountOff(eur(25_00)))
+            let big20 = try #require(try await promotions.promotion(code("BIG20")))
+            #expect(big20.kind == .percentOff(try #require(Rate(percent: 20))))
+            #expect(big20.minimumSubtotal == eur(100_00))
+            #expect(try await promotions.promotion(code("NOPE")) == nil)
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func theDemoCustomers(backend: Backend) async throws {
+        try await withStoreDatabase(backend) { database in
+            let pro = try #require(try await database.customers.customer(email: "pro@onlinestore.test"))
+            let free = try #require(try await database.customers.customer(email: " FREE@onlinestore.test "))
+            #expect(pro.subscription.tier(at: Date()) == .pro)
+            #expect(free.subscription.tier(at: Date()) == .free)
+            #expect(free.subscription == .none)
+            #expect(PasswordHasher.minimal.verify("pro-demo-password", against: pro.passwordHash))
+            #expect(PasswordHasher.minimal.verify("free-demo-password", against: free.passwordHash))
+            #expect(!PasswordHasher.minimal.verify("free-demo-password", against: pro.passwordHash))
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func seedingAgainChangesNothing(backend: Backend) async throws {
+        try await withStoreDatabase(backend) { database in
+            let before = try await database.catalog.products()
+            #expect(try await Seeder.seed(database.sql, hasher: .minimal) == 0)
+            #expect(try await database.catalog.products() == before)
+        }
+    }
+}
+
+@Suite("Database URLs") struct DatabaseURLTests {
+    @Test func parsesBothBackends() throws {
+        #expect(try DatabaseURL("sqlite:.store/store.sqlite") == .sqlite(path: ".store/store.sqlite"))
+        #expect(try DatabaseURL("sqlite:///tmp/x.sqlite") == .sqlite(path: "/tmp/x.sqlite"))
+        #expect(try DatabaseURL("postgres://u@h:5432/db") == .postgres(url: "postgres://u@h:5432/db"))
+        #expect(try DatabaseURL("postgresql://u@h/db") == .postgres(url: "postgresql://u@h/db"))
+        #expect(throws: DatabaseURLError.missingPath) { try DatabaseURL("sqlite:") }
+        #expect(throws: DatabaseURLError.unsupportedScheme) { try DatabaseURL("mysql://h/db") }
+        #expect(throws: DatabaseURLError.unsupportedScheme) { try DatabaseURL("") }
+    }
+
+    @Test func passwordsAreRedacted() throws {
+        #expect(
+            try DatabaseURL("postgres://store:s3cret@db:5432/store").redacted == "postgres://store:***@db:5432/store")
+        #expect(try DatabaseURL("postgres://store@db/store").redacted == "postgres://store@db/store")
+    }
+}
