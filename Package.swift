@@ -13,6 +13,14 @@ let package = Package(
         // The SQL vocabulary both database drivers speak: values, queries with binds, rows, errors.
         .target(name: "StoreSQL", swiftSettings: strictSwift),
 
+        // libmicrohttpd, the C HTTP server the HTTPServer target wraps (Debian: libmicrohttpd-dev).
+        .systemLibrary(
+            name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]),
+        // A small HTTP/1.1 server over libmicrohttpd: requests, responses, routing, middleware.
+        // Knows nothing of the store; nothing above it sees a C type.
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], swiftSettings: strictSwift),
+
         .testTarget(name: "StoreSQLTests", dependencies: ["StoreSQL"], swiftSettings: strictSwift),
     ]
 )
