@@ -104,13 +104,24 @@ public struct Request: Sendable {
             throw HTTPError(
                 .badRequest, type: "malformed_json", message: "The request body is empty; JSON was expected.")
         }
+        let data = Data(body)
         do {
-            return try decoder.decode(T.self, from: Data(body))
+            return try decoder.decode(T.self, from: data)
         } catch let error as DecodingError {
+            // The decoder reads the whole document before building any value, so a type that
+            // accepts every value fails exactly when the body is not JSON.
+            if (try? decoder.decode(AnyJSON.self, from: data)) == nil {
+                throw HTTPError(.badRequest, type: "malformed_json", message: "The request body is not valid JSON.")
+            }
             throw Request.httpError(for: error)
         } catch {
             throw HTTPError(.badRequest, type: "malformed_json", message: "The request body is not valid JSON.")
         }
+    }
+
+    /// Decodes from any JSON value without looking at it.
+    private struct AnyJSON: Decodable {
+        init(from decoder: any Decoder) throws {}
     }
 
     private static func httpError(for error: DecodingError) -> HTTPError {
@@ -124,9 +135,6 @@ public struct Request: Sendable {
         }
         switch error {
         case .dataCorrupted(let context):
-            if context.codingPath.isEmpty && context.underlyingError != nil {
-                return HTTPError(.badRequest, type: "malformed_json", message: "The request body is not valid JSON.")
-            }
             return invalid("has an invalid value", context.codingPath)
         case .keyNotFound(let key, let context):
             return invalid("lacks a required field", context.codingPath + [key])
