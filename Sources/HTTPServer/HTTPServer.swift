@@ -24,7 +24,7 @@ import Darwin
 /// A server starts once; after ``shutdown()`` it cannot be started again. Call ``shutdown()``
 /// before the last reference goes away: dropping a running server stops it abruptly.
 public final class HTTPServer: Sendable {
-    private let core: ServerCore
+    let core: ServerCore
     private let state = Locked(RunState.idle)
 
     /// A running libmicrohttpd daemon. The pointers are used by one caller at a time: whoever

@@ -107,7 +107,19 @@ final class RequestState {
         self.startTime = startTime
         self.request = request
         self.match = match
+        #if DEBUG
+        RequestState.live.withLock { $0 += 1 }
+        #endif
     }
+
+    #if DEBUG
+    /// The number of request states alive, for tests that check each one is released.
+    static let live = Locked(0)
+
+    deinit {
+        RequestState.live.withLock { $0 -= 1 }
+    }
+    #endif
 
     /// The route pattern for the access log, or the path when no route matched.
     var routeLabel: String {
