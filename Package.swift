@@ -22,5 +22,6 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], swiftSettings: strictSwift),
 
         .testTarget(name: "StoreSQLTests", dependencies: ["StoreSQL"], swiftSettings: strictSwift),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strictSwift),
     ]
 )
