@@ -16,7 +16,9 @@ extension HTTPServer {
         /// The largest request body accepted; a larger one is answered 413 `payload_too_large`.
         public var maxBodyBytes: Int
         /// The memory each connection may use for the request line, header fields and its read
-        /// buffer; a request whose header fields do not fit is rejected by libmicrohttpd.
+        /// buffer; a request whose header fields do not fit is rejected by libmicrohttpd (431).
+        /// libmicrohttpd clears this memory between requests, so a larger pool costs time on
+        /// every request.
         public var connectionMemoryLimit: Int
         /// Seconds of inactivity after which a connection is closed; `0` for never. A request
         /// waiting for an asynchronous handler is not inactive.
@@ -39,7 +41,7 @@ extension HTTPServer {
         public init(
             host: String = "127.0.0.1", port: Int = 0,
             threadPoolSize: Int = ProcessInfo.processInfo.activeProcessorCount,
-            maxBodyBytes: Int = 1 << 20, connectionMemoryLimit: Int = 64 << 10, connectionTimeout: Int = 30,
+            maxBodyBytes: Int = 1 << 20, connectionMemoryLimit: Int = 32 << 10, connectionTimeout: Int = 30,
             connectionLimit: Int = 1024, listenBacklog: Int = 511, shutdownGracePeriod: Duration = .seconds(30),
             defaultHeaders: HTTPHeaders = [:], accessLog: (@Sendable (AccessLogEntry) -> Void)? = nil
         ) {
@@ -83,6 +85,8 @@ public struct HTTPServerError: Error, Sendable, Equatable, CustomStringConvertib
         case daemonFailed
         /// ``HTTPServer/start()`` was called on a server that was started before.
         case alreadyStarted
+        /// A default header field has a name or value that cannot be sent.
+        case invalidConfiguration
     }
 
     public let kind: Kind

@@ -99,6 +99,7 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral, 
 
     /// ASCII case-insensitive comparison of two header names, without allocating.
     static func namesEqual(_ lhs: String, _ rhs: String) -> Bool {
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
         var left = lhs.utf8.makeIterator()
         var right = rhs.utf8.makeIterator()
         while true {

@@ -77,6 +77,10 @@ public final class HTTPServer: Sendable {
                 throw HTTPServerError(kind: .alreadyStarted, message: "the server was already started")
             }
             let configuration = core.configuration
+            guard core.defaultHeadersAreValid else {
+                throw HTTPServerError(
+                    kind: .invalidConfiguration, message: "a default header field has an invalid name or value")
+            }
             let listenSocket = try Listener.open(
                 host: configuration.host, port: configuration.port, backlog: configuration.listenBacklog)
             let context = Unmanaged.passRetained(core)

@@ -47,8 +47,9 @@ public struct Request: Sendable {
         self.headers = headers
         self.body = body
         self.clientAddress = clientAddress
-        let beforeFragment = target.firstIndex(of: "#").map { target[..<$0] } ?? target[...]
-        if let mark = beforeFragment.firstIndex(of: "?") {
+        // Searching the UTF-8 view: `?` and `#` are ASCII, and Character search is much slower.
+        let beforeFragment = target.utf8.firstIndex(of: UInt8(ascii: "#")).map { target[..<$0] } ?? target[...]
+        if let mark = beforeFragment.utf8.firstIndex(of: UInt8(ascii: "?")) {
             rawPath = beforeFragment[..<mark]
             queryItems = Request.parseQuery(beforeFragment[beforeFragment.index(after: mark)...])
         } else {

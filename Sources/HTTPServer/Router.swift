@@ -128,8 +128,8 @@ public struct Router: Sendable {
 
     /// Finds the route for the request's method and path.
     func match(_ request: Request) -> Match {
-        let segments = request.rawPath.split(separator: "/", omittingEmptySubsequences: true).map {
-            Encoding.percentDecoded($0)
+        let segments = request.rawPath.utf8.split(separator: UInt8(ascii: "/")).map {
+            Encoding.percentDecoded(Substring($0))
         }
         var captured: [String] = []
         guard let node = root.find(segments[...], captured: &captured) else {

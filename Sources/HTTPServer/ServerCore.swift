@@ -158,9 +158,21 @@ final class ServerCore: Sendable {
         .payloadTooLarge, type: "payload_too_large", message: "The request body is too large."
     ).response
 
+    /// ``HTTPServer/Configuration/defaultHeaders`` as C strings, converted once; only the valid
+    /// fields (``HTTPServer/start()`` refuses to start with an invalid one).
+    private let defaultHeaders: [(name: String, cName: ContiguousArray<CChar>, cValue: ContiguousArray<CChar>)]
+
     init(router: Router, configuration: HTTPServer.Configuration) {
         self.router = router
         self.configuration = configuration
+        defaultHeaders = configuration.defaultHeaders.filter(ServerCore.isValid).map {
+            (name: $0.name, cName: $0.name.utf8CString, cValue: $0.value.utf8CString)
+        }
+    }
+
+    /// Whether every default header field can be sent.
+    var defaultHeadersAreValid: Bool {
+        defaultHeaders.count == configuration.defaultHeaders.count
     }
 
     // MARK: - Lifecycle
@@ -314,44 +326,52 @@ final class ServerCore: Sendable {
         return .YES
     }
 
-    /// Adds the server-wide header fields, hands the response to libmicrohttpd and logs it.
+    /// Hands the response to libmicrohttpd with the server-wide header fields, and logs it.
     private func send(_ response: Response, to connection: OpaquePointer, for state: RequestState) -> MHD_Result {
-        var response = response
-        for field in configuration.defaultHeaders where !response.headers.contains(field.name) {
-            response.headers.add(name: field.name, value: field.value)
-        }
-        if lifecycle.withLock({ $0.draining }) {
-            response.headers["Connection"] = "close"
-        }
-        if !(200..<600).contains(response.status.code) || !response.headers.allSatisfy(ServerCore.isValid) {
+        guard (200..<600).contains(response.status.code), response.headers.allSatisfy(ServerCore.isValid) else {
             // A handler bug (a status libmicrohttpd cannot send, a header field that would split
             // the response): answer a plain 500 instead.
             let context = RequestContext(route: state.routeLabel, startTime: state.startTime)
             router.errorReporter?(InvalidResponseError(status: response.status.code), state.request, context)
-            let replacement = HTTPError.internalError.response
-            return send(replacement, to: connection, for: state)
+            return send(HTTPError.internalError.response, to: connection, for: state)
         }
 
-        let body = response.body
-        let mhdResponse = body.withUnsafeBytes { bytes in
+        // The body is copied once, into memory libmicrohttpd owns and frees with the response.
+        let mhdResponse = response.body.withUnsafeBytes { bytes in
             MHD_create_response_from_buffer(
                 bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
         }
         guard let mhdResponse else { return .NO }
         defer { MHD_destroy_response(mhdResponse) }
+
         for field in response.headers
         where !HTTPHeaders.namesEqual(field.name, "Content-Length")
             && !HTTPHeaders.namesEqual(field.name, "Transfer-Encoding")
         {
-            guard MHD_add_response_header(mhdResponse, field.name, field.value) == .YES else { return .NO }
+            let added = field.name.withCString { name in
+                field.value.withCString { value in MHD_add_response_header(mhdResponse, name, value) }
+            }
+            guard added == .YES else { return .NO }
         }
+        for field in defaultHeaders where !response.headers.contains(field.name) {
+            let added = field.cName.withUnsafeBufferPointer { name in
+                field.cValue.withUnsafeBufferPointer { value in
+                    MHD_add_response_header(mhdResponse, name.baseAddress, value.baseAddress)
+                }
+            }
+            guard added == .YES else { return .NO }
+        }
+        if lifecycle.withLock({ $0.draining }) && !response.headers.contains("Connection") {
+            guard MHD_add_response_header(mhdResponse, "Connection", "close") == .YES else { return .NO }
+        }
+
         let result = MHD_queue_response(connection, UInt32(response.status.code), mhdResponse)
         if let accessLog = configuration.accessLog {
             accessLog(
                 AccessLogEntry(
                     method: state.request.method, route: state.routeLabel, status: response.status,
                     duration: ContinuousClock.now - state.startTime,
-                    bodyBytes: state.request.method == .head ? 0 : body.count))
+                    bodyBytes: state.request.method == .head ? 0 : response.body.count))
         }
         return result
     }
@@ -416,7 +436,7 @@ final class ServerCore: Sendable {
     }
 
     /// A field libmicrohttpd can send as it is: a token for a name, no CR, LF or NUL in the value.
-    private static func isValid(_ field: HTTPHeaders.Field) -> Bool {
+    static func isValid(_ field: HTTPHeaders.Field) -> Bool {
         !field.name.isEmpty
             && field.name.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ":") }
             && !field.value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 }
