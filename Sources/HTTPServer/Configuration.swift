@@ -38,6 +38,8 @@ extension HTTPServer {
         /// quick and must not block.
         public var accessLog: (@Sendable (AccessLogEntry) -> Void)?
 
+        /// The defaults: loopback, a free port, one network thread per core, 1 MiB bodies,
+        /// 32 KiB per connection, 30 s timeout, 1024 connections, 30 s grace period.
         public init(
             host: String = "127.0.0.1", port: Int = 0,
             threadPoolSize: Int = ProcessInfo.processInfo.activeProcessorCount,
@@ -62,9 +64,11 @@ extension HTTPServer {
 
 /// One line of the access log. It holds no header, cookie, query string or body.
 public struct AccessLogEntry: Sendable {
+    /// The request method.
     public let method: HTTPMethod
     /// The matched route pattern (`/api/products/{id}`), or the decoded path when no route matched.
     public let route: String
+    /// The response status.
     public let status: HTTPStatus
     /// From the arrival of the request's header fields to the queueing of the response.
     public let duration: Duration
@@ -74,6 +78,7 @@ public struct AccessLogEntry: Sendable {
 
 /// Why the server could not start.
 public struct HTTPServerError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong.
     public enum Kind: Sendable, Equatable {
         /// Another socket already listens on the address and port.
         case addressInUse
@@ -89,8 +94,11 @@ public struct HTTPServerError: Error, Sendable, Equatable, CustomStringConvertib
         case invalidConfiguration
     }
 
+    /// What went wrong.
     public let kind: Kind
+    /// The error for people, with the address and the system's reason.
     public let message: String
 
+    /// The message.
     public var description: String { message }
 }

@@ -12,7 +12,9 @@ public struct Cookie: Sendable, Equatable {
         case none = "None"
     }
 
+    /// The cookie's name.
     public var name: String
+    /// The cookie's value, as the browser will send it back.
     public var value: String
     /// The `Path` attribute; `nil` leaves it to the browser (the request's directory).
     public var path: String?
@@ -27,6 +29,7 @@ public struct Cookie: Sendable, Equatable {
     /// The `SameSite` attribute; `nil` leaves it out.
     public var sameSite: SameSite?
 
+    /// A cookie with the safe defaults: `Path=/`, `HttpOnly`, `Secure`, `SameSite=Lax`, no expiry.
     public init(
         name: String, value: String, path: String? = "/", domain: String? = nil, maxAge: Int? = nil,
         httpOnly: Bool = true, secure: Bool = true, sameSite: SameSite? = .lax

@@ -4,6 +4,7 @@
 /// extra ``headers``. The message is sent to the client as it is: it must not contain secrets or
 /// personal data. Any other error thrown by a handler becomes a generic 500 instead.
 public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The response status.
     public var status: HTTPStatus
     /// A stable snake_case code clients can switch on, for example `not_found`.
     public var type: String
@@ -12,6 +13,7 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Extra header fields for the response (`Allow`, `Retry-After`, `WWW-Authenticate`).
     public var headers: HTTPHeaders
 
+    /// An error answering `status` with the given type and message.
     public init(_ status: HTTPStatus, type: String, message: String, headers: HTTPHeaders = [:]) {
         self.status = status
         self.type = type
@@ -48,6 +50,7 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     public static let internalError = HTTPError(
         .internalServerError, type: "internal_error", message: "An internal error occurred.")
 
+    /// `HTTPError 404 not_found: …`, for logs.
     public var description: String { "HTTPError \(status.code) \(type): \(message)" }
 
     /// The JSON error response.

@@ -6,9 +6,12 @@
 public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral, CustomStringConvertible {
     /// One header field.
     public struct Field: Sendable, Equatable {
+        /// The field name, spelled as it was added.
         public var name: String
+        /// The field value.
         public var value: String
 
+        /// A field.
         public init(name: String, value: String) {
             self.name = name
             self.value = value
@@ -28,6 +31,7 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral, 
         self.fields = fields.map { Field(name: $0.0, value: $0.1) }
     }
 
+    /// The given fields, in order: `["Content-Type": "text/plain", "Cache-Control": "no-store"]`.
     public init(dictionaryLiteral elements: (String, String)...) {
         self.init(elements)
     }
@@ -93,6 +97,7 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral, 
             && zip(lhs.fields, rhs.fields).allSatisfy { namesEqual($0.name, $1.name) && $0.value == $1.value }
     }
 
+    /// One `Name: value` line per field.
     public var description: String {
         fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
     }
@@ -122,6 +127,7 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral, 
 }
 
 extension HTTPHeaders: Sequence {
+    /// Iterates over the fields in order.
     public func makeIterator() -> IndexingIterator<[Field]> {
         fields.makeIterator()
     }

@@ -21,6 +21,17 @@ import Darwin
 /// asynchronous route the connection is suspended, the handler runs in a `Task`, and the
 /// connection is resumed with the reply; the network thread serves other connections meanwhile.
 ///
+/// Request bodies are read into memory up to ``Configuration/maxBodyBytes``. A larger declared
+/// `Content-Length` is answered 413 before the body is read, and the connection is closed after the
+/// response; a chunked body that grows past the limit is read on and dropped (up to one more
+/// limit's worth, after which the connection is cut) and answered 413 at its end.
+///
+/// Every response the router produces gets the default headers and an access-log entry. A few
+/// requests never reach the router: libmicrohttpd itself answers a malformed request line or
+/// `Content-Length` (400), a `Content-Length` too large to parse (413) and header fields larger than
+/// ``Configuration/connectionMemoryLimit`` (431), with its own short HTML body and without the
+/// default headers, and reports them on standard error.
+///
 /// A server starts once; after ``shutdown()`` it cannot be started again. Call ``shutdown()``
 /// before the last reference goes away: dropping a running server stops it abruptly.
 public final class HTTPServer: Sendable {

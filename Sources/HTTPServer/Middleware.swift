@@ -11,6 +11,8 @@ public typealias Responder = @Sendable (Request, RequestContext) async throws ->
 /// Middleware does not run for `.immediate` routes, nor for the 404 and 405 answers the router
 /// gives on its own. The server's default headers and access log apply to all responses.
 public protocol Middleware: Sendable {
+    /// Handles `request`, usually by calling `next` with it (or a changed copy) and returning, or
+    /// changing, what `next` returns.
     func handle(_ request: Request, context: RequestContext, next: Responder) async throws -> Response
 }
 
@@ -18,10 +20,12 @@ public protocol Middleware: Sendable {
 public struct ClosureMiddleware: Middleware {
     private let body: @Sendable (Request, RequestContext, Responder) async throws -> Response
 
+    /// A middleware that runs `body`.
     public init(_ body: @escaping @Sendable (Request, RequestContext, Responder) async throws -> Response) {
         self.body = body
     }
 
+    /// Runs the closure.
     public func handle(_ request: Request, context: RequestContext, next: Responder) async throws -> Response {
         try await body(request, context, next)
     }

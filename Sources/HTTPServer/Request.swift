@@ -6,10 +6,12 @@ import Foundation
 
 /// One decoded query item of a request target: `?q=red+shoes` gives name `q`, value `red shoes`.
 public struct QueryItem: Sendable, Equatable {
+    /// The decoded name.
     public var name: String
     /// The decoded value; empty when the item had no `=`.
     public var value: String
 
+    /// A query item.
     public init(name: String, value: String) {
         self.name = name
         self.value = value

@@ -45,6 +45,7 @@ public struct Parameters: Sendable, Equatable {
     /// The number of parameters.
     public var count: Int { pairs.count }
 
+    /// Equal when the same names have the same values in the same order.
     public static func == (lhs: Parameters, rhs: Parameters) -> Bool {
         lhs.pairs.count == rhs.pairs.count && zip(lhs.pairs, rhs.pairs).allSatisfy { $0 == $1 }
     }

@@ -9,11 +9,15 @@ import Foundation
 /// `Content-Length` is computed by the server from ``body``; a `Content-Length` or
 /// `Transfer-Encoding` field set here is ignored. The body of a response to `HEAD` is not sent.
 public struct Response: Sendable {
+    /// The status; 200 OK unless told otherwise.
     public var status: HTTPStatus
+    /// The header fields, `Content-Type` among them.
     public var headers: HTTPHeaders
     /// The body. A cached `[UInt8]` handed in here is shared, not copied, until it is written out.
     public var body: [UInt8]
 
+    /// A response with the given parts; see ``json(_:status:encoder:)``, ``text(_:status:)``,
+    /// ``html(_:status:)`` and ``bytes(_:contentType:status:)`` for the usual ones.
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = [:], body: [UInt8] = []) {
         self.status = status
         self.headers = headers

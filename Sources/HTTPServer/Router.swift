@@ -70,15 +70,25 @@ public struct Router: Sendable {
         on(method, pattern, .async(handler))
     }
 
+    /// Adds a `GET` route; `.immediate { … }` or `.async { … }`.
     public mutating func get(_ pattern: String, _ handler: RouteHandler) { on(.get, pattern, handler) }
+    /// Adds an asynchronous `GET` route.
     public mutating func get(_ pattern: String, _ handler: @escaping Handler) { on(.get, pattern, handler) }
+    /// Adds a `POST` route; `.immediate { … }` or `.async { … }`.
     public mutating func post(_ pattern: String, _ handler: RouteHandler) { on(.post, pattern, handler) }
+    /// Adds an asynchronous `POST` route.
     public mutating func post(_ pattern: String, _ handler: @escaping Handler) { on(.post, pattern, handler) }
+    /// Adds a `PUT` route; `.immediate { … }` or `.async { … }`.
     public mutating func put(_ pattern: String, _ handler: RouteHandler) { on(.put, pattern, handler) }
+    /// Adds an asynchronous `PUT` route.
     public mutating func put(_ pattern: String, _ handler: @escaping Handler) { on(.put, pattern, handler) }
+    /// Adds a `PATCH` route; `.immediate { … }` or `.async { … }`.
     public mutating func patch(_ pattern: String, _ handler: RouteHandler) { on(.patch, pattern, handler) }
+    /// Adds an asynchronous `PATCH` route.
     public mutating func patch(_ pattern: String, _ handler: @escaping Handler) { on(.patch, pattern, handler) }
+    /// Adds a `DELETE` route; `.immediate { … }` or `.async { … }`.
     public mutating func delete(_ pattern: String, _ handler: RouteHandler) { on(.delete, pattern, handler) }
+    /// Adds an asynchronous `DELETE` route.
     public mutating func delete(_ pattern: String, _ handler: @escaping Handler) { on(.delete, pattern, handler) }
 
     /// Answers `request` in process, as the server would, without a socket: routing, middleware,
