@@ -261,7 +261,8 @@ final class ServerCore: Sendable {
                 state.tooLarge = true
                 return send(ServerCore.payloadTooLarge, to: connection, for: state)
             }
-            state.request.body.reserveCapacity(declared)
+            // Reserve for small bodies only: a client may declare a length it never sends.
+            state.request.body.reserveCapacity(min(max(0, declared), 64 << 10))
         }
         return .YES
     }
