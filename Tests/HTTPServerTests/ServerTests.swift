@@ -8,6 +8,7 @@ final class Recorder: @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [AccessLogEntry] = []
     private var errors: [String] = []
+    private var started = 0
 
     func log(_ entry: AccessLogEntry) {
         lock.withLock { entries.append(entry) }
@@ -15,6 +16,19 @@ final class Recorder: @unchecked Sendable {
 
     func report(_ error: any Error) {
         lock.withLock { errors.append(String(describing: error)) }
+    }
+
+    func handlerStarted() {
+        lock.withLock { started += 1 }
+    }
+
+    /// Waits (up to 10 s) until `count` slow handlers have started.
+    func waitForHandlers(_ count: Int) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while lock.withLock({ started }) < count {
+            guard ContinuousClock.now < deadline else { throw ClientError(description: "handlers did not start") }
+            try await Task.sleep(for: .milliseconds(5))
+        }
     }
 
     var logged: [AccessLogEntry] { lock.withLock { entries } }
@@ -48,6 +62,7 @@ func makeServer(
         return .text("slow")
     }
     router.get("/sleep/{ms}") { _, context in
+        recorder.handlerStarted()
         let milliseconds = try context.parameters.require("ms", as: Int.self)
         try await Task.sleep(for: .milliseconds(milliseconds))
         return .text("slept")
@@ -252,10 +267,11 @@ struct ServerTests {
     }
 
     @Test func shutdownWaitsForInFlightAsyncRequest() async throws {
-        let server = try makeServer()
+        let recorder = Recorder()
+        let server = try makeServer(recorder: recorder)
         let port = server.port
         async let slow = fetch(port: port, "/sleep/700")
-        try await Task.sleep(for: .milliseconds(200))
+        try await recorder.waitForHandlers(1)
         let started = ContinuousClock.now
         await server.shutdown()
         let waited = ContinuousClock.now - started
@@ -263,16 +279,17 @@ struct ServerTests {
         #expect(response.status == 200)
         #expect(response.text == "slept")
         #expect(response.headers["Connection"]?.lowercased() == "close")
-        #expect(waited >= .milliseconds(300))
+        #expect(waited >= .milliseconds(200))
         #expect(connectionRefused(port: port))
         #expect(server.port == 0)
     }
 
     @Test func shutdownGivesUpOnHungHandlerAfterGracePeriod() async throws {
-        let server = try makeServer(grace: .milliseconds(200))
+        let recorder = Recorder()
+        let server = try makeServer(recorder: recorder, grace: .milliseconds(200))
         let port = server.port
         async let hung = fetch(port: port, "/sleep/3000")
-        try await Task.sleep(for: .milliseconds(150))
+        try await recorder.waitForHandlers(1)
         let started = ContinuousClock.now
         await server.shutdown()
         #expect(ContinuousClock.now - started < .seconds(2))
@@ -283,21 +300,25 @@ struct ServerTests {
     }
 
     @Test func newConnectionsAreRefusedWhileDraining() async throws {
-        let server = try makeServer()
+        let recorder = Recorder()
+        let server = try makeServer(recorder: recorder)
         let port = server.port
-        async let slow = fetch(port: port, "/sleep/600")
-        try await Task.sleep(for: .milliseconds(150))
+        async let slow = fetch(port: port, "/sleep/1000")
+        try await recorder.waitForHandlers(1)
         async let stopping: Void = server.shutdown()
-        try await Task.sleep(for: .milliseconds(150))
-        #expect(connectionRefused(port: port))
+        while server.core.inFlight > 0 && !connectionRefused(port: port) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(server.core.inFlight == 1, "refused while the slow request is still in progress")
         #expect(try await slow.status == 200)
         await stopping
     }
 
     @Test func everyRequestStateIsReleased() async throws {
         weak var core: ServerCore?
+        let recorder = Recorder()
         do {
-            let server = try makeServer(maxBodyBytes: 1024, grace: .milliseconds(300))
+            let server = try makeServer(recorder: recorder, maxBodyBytes: 1024, grace: .milliseconds(300))
             core = server.core
             let port = server.port
             _ = try await fetch(port: port, "/immediate")
@@ -308,7 +329,7 @@ struct ServerTests {
             // A client that leaves while its asynchronous request is parked.
             try await onThread {
                 let connection = try RawConnection(port: port)
-                try connection.sendRequest("GET", "/sleep/100")
+                try connection.sendRequest("GET", "/async")
             }
             // A client that leaves in the middle of its body.
             try await onThread {
@@ -316,7 +337,7 @@ struct ServerTests {
                 try connection.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 500\r\n\r\nabc")
             }
             async let hung = fetch(port: port, "/sleep/2000")
-            try await Task.sleep(for: .milliseconds(300))
+            try await recorder.waitForHandlers(21)
             await server.shutdown()
             #expect(try await hung.status == 503)
         }
