@@ -380,7 +380,9 @@ final class ServerCore: Sendable {
     // MARK: - Reading the request
 
     /// The target as sent: the path (left encoded by the unescape callback) and the query items
-    /// libmicrohttpd split off, joined again.
+    /// libmicrohttpd split off, joined again. libmicrohttpd turns `+` into a space in query items
+    /// before the unescape callback; a request target cannot contain a space, so every space was a
+    /// `+` and is turned back.
     private static func target(connection: OpaquePointer, path: UnsafePointer<CChar>?) -> String {
         var target = path.map { String(cString: $0) } ?? "/"
         var query = ""
@@ -393,9 +395,9 @@ final class ServerCore: Sendable {
                     if !query.pointee.isEmpty {
                         query.pointee += "&"
                     }
-                    query.pointee += ServerCore.string(key, keySize)
+                    query.pointee += ServerCore.queryString(key, keySize)
                     if let value {
-                        query.pointee += "=" + ServerCore.string(value, valueSize)
+                        query.pointee += "=" + ServerCore.queryString(value, valueSize)
                     }
                     return .YES
                 }, query)
@@ -434,6 +436,15 @@ final class ServerCore: Sendable {
 
     private static func string(_ pointer: UnsafePointer<CChar>, _ count: Int) -> String {
         String(decoding: UnsafeRawBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+
+    /// A query key or value with the spaces libmicrohttpd made of `+` turned back into `+`.
+    private static func queryString(_ pointer: UnsafePointer<CChar>, _ count: Int) -> String {
+        let bytes = UnsafeRawBufferPointer(start: pointer, count: count)
+        guard bytes.contains(UInt8(ascii: " ")) else {
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        return String(decoding: bytes.map { $0 == UInt8(ascii: " ") ? UInt8(ascii: "+") : $0 }, as: UTF8.self)
     }
 
     /// A field libmicrohttpd can send as it is: a token for a name, no CR, LF or NUL in the value.

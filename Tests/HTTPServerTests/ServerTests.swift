@@ -72,7 +72,9 @@ func makeServer(
         return try .json(echo, status: .created)
     }
     router.get("/inspect") { request, _ in
-        .text("q=\(request.query("q") ?? "-") sid=\(request.cookie("sid") ?? "-") path=\(request.path)")
+        .text(
+            "q=\(request.query("q") ?? "-") sid=\(request.cookie("sid") ?? "-") path=\(request.path)"
+                + " ip=\(request.clientAddress ?? "-") target=\(request.target)")
     }
     router.get(
         "/login",
@@ -137,8 +139,9 @@ struct ServerTests {
     @Test func queryCookiesAndSetCookie() async throws {
         let server = try makeServer()
         let response = try await fetch(
-            port: server.port, "/inspect?q=red+shoes%21&x=1", headers: [("Cookie", "theme=dark; sid=s%3D1")])
-        #expect(response.text == "q=red shoes! sid=s=1 path=/inspect")
+            port: server.port, "/inspect?q=red+shoes%21%2B&x=1", headers: [("Cookie", "theme=dark; sid=s%3D1")])
+        #expect(
+            response.text == "q=red shoes!+ sid=s=1 path=/inspect ip=127.0.0.1 target=/inspect?q=red+shoes%21%2B&x=1")
         let login = try await fetch(port: server.port, "/login")
         #expect(login.headers["Set-Cookie"] == "sid=abc123; Path=/; Max-Age=3600; HttpOnly; Secure; SameSite=Lax")
         expectStoreHeaders(login)
