@@ -24,6 +24,9 @@ let package = Package(
         .target(name: "SQLiteDriver", dependencies: ["StoreSQL", "CSQLite"], swiftSettings: strictSwift),
         // StoreSQL's connection and database protocols over libpq; no C type leaves this target.
         .target(name: "PostgresDriver", dependencies: ["StoreSQL", "CLibPQ"], swiftSettings: strictSwift),
+        // A small HTTP/1.1 server over libmicrohttpd: requests, responses, routing, middleware.
+        // Knows nothing of the store; nothing above it sees a C type.
+        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], swiftSettings: strictSwift),
         // Password hashes (Argon2id), session tokens and digests over libsodium.
         .target(name: "StoreCrypto", dependencies: ["CSodium"], swiftSettings: strictSwift),
 
@@ -36,6 +39,9 @@ let package = Package(
         // System libraries from Debian's -dev packages (headers and link flags from pkg-config).
         .systemLibrary(
             name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(
+            name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(
             name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
@@ -49,6 +55,7 @@ let package = Package(
         .testTarget(
             name: "StoreDatabaseTests",
             dependencies: ["StoreDatabase", "CheckoutKit", "StoreSQL", "StoreCrypto"], swiftSettings: strictSwift),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strictSwift),
         .testTarget(name: "StoreCryptoTests", dependencies: ["StoreCrypto"], swiftSettings: strictSwift),
 
         .executableTarget(

@@ -8,6 +8,7 @@ packages=(
     libsodium-dev
     libsqlite3-dev
     libpq-dev
+    libmicrohttpd-dev
     postgresql-15
     python3
 )

@@ -1,0 +1,75 @@
+#ifndef CMICROHTTPD_SHIM_H
+#define CMICROHTTPD_SHIM_H
+
+// libmicrohttpd needs these types declared before its own header.
+#include <stdarg.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <string.h>
+
+#include <microhttpd.h>
+
+// Leaves the request target exactly as the client sent it, so that the path and the query are
+// percent-decoded once, in Swift, where "%2F" inside a path segment can be kept apart from "/".
+static size_t cmhd_keep_escaped(void *cls, struct MHD_Connection *connection, char *s) {
+    (void)cls;
+    (void)connection;
+    return strlen(s);
+}
+
+// The options the Swift side sets, passed to the variadic MHD_start_daemon in one place.
+// The listening socket is created, bound and put into listening state by the caller.
+static inline struct MHD_Daemon *cmhd_start_daemon(unsigned int flags,
+                                                   int listen_fd,
+                                                   MHD_AccessHandlerCallback handler,
+                                                   MHD_RequestCompletedCallback completed,
+                                                   void *context,
+                                                   unsigned int thread_pool_size,
+                                                   unsigned int connection_limit,
+                                                   unsigned int connection_timeout,
+                                                   size_t connection_memory_limit) {
+    struct MHD_OptionItem options[] = {
+        {MHD_OPTION_LISTEN_SOCKET, listen_fd, NULL},
+        {MHD_OPTION_THREAD_POOL_SIZE, (intptr_t)thread_pool_size, NULL},
+        {MHD_OPTION_CONNECTION_LIMIT, (intptr_t)connection_limit, NULL},
+        {MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)connection_timeout, NULL},
+        {MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)connection_memory_limit, NULL},
+        {MHD_OPTION_END, 0, NULL},
+    };
+    return MHD_start_daemon(flags, 0, NULL, NULL, handler, context,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, context,
+                            MHD_OPTION_UNESCAPE_CALLBACK, cmhd_keep_escaped, NULL,
+                            MHD_OPTION_ARRAY, options,
+                            MHD_OPTION_END);
+}
+
+// The port the daemon listens on, or 0 when it cannot be told.
+static inline uint16_t cmhd_bound_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}
+
+// Writes the client's IP address as text into `buffer` (at least INET6_ADDRSTRLEN bytes).
+// Returns 0 on success, -1 when the address is unknown or not IPv4/IPv6.
+static inline int cmhd_client_address(struct MHD_Connection *connection, char *buffer, socklen_t size) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (info == NULL || info->client_addr == NULL) {
+        return -1;
+    }
+    const struct sockaddr *address = info->client_addr;
+    const void *raw = NULL;
+    if (address->sa_family == AF_INET) {
+        raw = &((const struct sockaddr_in *)address)->sin_addr;
+    } else if (address->sa_family == AF_INET6) {
+        raw = &((const struct sockaddr_in6 *)address)->sin6_addr;
+    } else {
+        return -1;
+    }
+    return inet_ntop(address->sa_family, raw, buffer, size) == NULL ? -1 : 0;
+}
+
+#endif

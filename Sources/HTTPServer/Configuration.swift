@@ -1,0 +1,104 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension HTTPServer {
+    /// How the server listens, its limits, and what it adds to every response.
+    public struct Configuration: Sendable {
+        /// The address to listen on: an IP address (`127.0.0.1`, `::1`, `0.0.0.0`) or a host name.
+        public var host: String
+        /// The TCP port; `0` picks a free one (read it back from ``HTTPServer/port``).
+        public var port: Int
+        /// The number of network threads; each serves its own share of the connections.
+        public var threadPoolSize: Int
+        /// The largest request body accepted; a larger one is answered 413 `payload_too_large`.
+        public var maxBodyBytes: Int
+        /// The memory each connection may use for the request line, header fields and its read
+        /// buffer; a request whose header fields do not fit is rejected by libmicrohttpd (431).
+        /// libmicrohttpd clears this memory between requests, so a larger pool costs time on
+        /// every request.
+        public var connectionMemoryLimit: Int
+        /// Seconds of inactivity after which a connection is closed; `0` for never. A request
+        /// waiting for an asynchronous handler is not inactive.
+        public var connectionTimeout: Int
+        /// The most connections open at once; further ones are closed right after being accepted.
+        public var connectionLimit: Int
+        /// The length of the kernel's queue of connections not yet accepted.
+        public var listenBacklog: Int
+        /// How long ``HTTPServer/shutdown()`` waits for requests in progress before answering
+        /// those still waiting for a handler with 503 and closing every connection.
+        public var shutdownGracePeriod: Duration
+        /// Header fields added to every response that does not already have a field of that name,
+        /// error responses and `.immediate` routes included (for example
+        /// `X-Content-Type-Options: nosniff`).
+        public var defaultHeaders: HTTPHeaders
+        /// Called once for every response sent, on the network thread that sends it; it must be
+        /// quick and must not block.
+        public var accessLog: (@Sendable (AccessLogEntry) -> Void)?
+
+        /// The defaults: loopback, a free port, one network thread per core, 1 MiB bodies,
+        /// 32 KiB per connection, 30 s timeout, 1024 connections, 30 s grace period.
+        public init(
+            host: String = "127.0.0.1", port: Int = 0,
+            threadPoolSize: Int = ProcessInfo.processInfo.activeProcessorCount,
+            maxBodyBytes: Int = 1 << 20, connectionMemoryLimit: Int = 32 << 10, connectionTimeout: Int = 30,
+            connectionLimit: Int = 1024, listenBacklog: Int = 511, shutdownGracePeriod: Duration = .seconds(30),
+            defaultHeaders: HTTPHeaders = [:], accessLog: (@Sendable (AccessLogEntry) -> Void)? = nil
+        ) {
+            self.host = host
+            self.port = port
+            self.threadPoolSize = threadPoolSize
+            self.maxBodyBytes = maxBodyBytes
+            self.connectionMemoryLimit = connectionMemoryLimit
+            self.connectionTimeout = connectionTimeout
+            self.connectionLimit = connectionLimit
+            self.listenBacklog = listenBacklog
+            self.shutdownGracePeriod = shutdownGracePeriod
+            self.defaultHeaders = defaultHeaders
+            self.accessLog = accessLog
+        }
+    }
+}
+
+/// One line of the access log. It holds no header, cookie, query string or body.
+public struct AccessLogEntry: Sendable {
+    /// The request method.
+    public let method: HTTPMethod
+    /// The matched route pattern (`/api/products/{id}`), or the decoded path when no route matched.
+    public let route: String
+    /// The response status.
+    public let status: HTTPStatus
+    /// From the arrival of the request's header fields to the queueing of the response.
+    public let duration: Duration
+    /// The number of body bytes sent (0 for `HEAD`).
+    public let bodyBytes: Int
+}
+
+/// Why the server could not start.
+public struct HTTPServerError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Kind: Sendable, Equatable {
+        /// Another socket already listens on the address and port.
+        case addressInUse
+        /// The host could not be resolved to an address to listen on.
+        case invalidAddress
+        /// Creating, binding or listening on the socket failed for another reason.
+        case socketFailed
+        /// libmicrohttpd refused to start (details on standard error).
+        case daemonFailed
+        /// ``HTTPServer/start()`` was called on a server that was started before.
+        case alreadyStarted
+        /// A default header field has a name or value that cannot be sent.
+        case invalidConfiguration
+    }
+
+    /// What went wrong.
+    public let kind: Kind
+    /// The error for people, with the address and the system's reason.
+    public let message: String
+
+    /// The message.
+    public var description: String { message }
+}

@@ -1,0 +1,177 @@
+import CMicroHTTPD
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An HTTP/1.1 server on libmicrohttpd that answers with a ``Router``.
+///
+/// ```swift
+/// var router = Router()
+/// router.get("/api/catalog", .immediate { _, _ in .bytes(cachedCatalog, contentType: "application/json") })
+/// router.get("/api/products/{id}") { request, context in try await products.show(request, context) }
+/// let server = HTTPServer(configuration: .init(port: 8080), router: router)
+/// try server.start()
+/// ```
+///
+/// Threads: libmicrohttpd runs ``Configuration/threadPoolSize`` network threads, each polling its
+/// share of the connections with epoll. `.immediate` routes run on those threads. For an
+/// asynchronous route the connection is suspended, the handler runs in a `Task`, and the
+/// connection is resumed with the reply; the network thread serves other connections meanwhile.
+///
+/// Request bodies are read into memory up to ``Configuration/maxBodyBytes``. A larger declared
+/// `Content-Length` is answered 413 before the body is read, and the connection is closed after the
+/// response; a chunked body that grows past the limit is read on and dropped (up to one more
+/// limit's worth, after which the connection is cut) and answered 413 at its end.
+///
+/// Every response the router produces gets the default headers and an access-log entry. A few
+/// requests never reach the router: libmicrohttpd itself answers a malformed request line or
+/// `Content-Length` (400), a `Content-Length` too large to parse (413) and header fields larger than
+/// ``Configuration/connectionMemoryLimit`` (431), with its own short HTML body and without the
+/// default headers, and reports them on standard error.
+///
+/// A server starts once; after ``shutdown()`` it cannot be started again. Call ``shutdown()``
+/// before the last reference goes away: dropping a running server stops it abruptly.
+public final class HTTPServer: Sendable {
+    let core: ServerCore
+    private let state = Locked(RunState.idle)
+
+    /// A running libmicrohttpd daemon. The pointers are used by one caller at a time: whoever
+    /// moved the state out of `.running`.
+    private struct Daemon: @unchecked Sendable {
+        let pointer: OpaquePointer
+        let listenSocket: Int32
+        let port: Int
+        let context: Unmanaged<ServerCore>
+    }
+
+    private enum RunState: Sendable {
+        case idle
+        case running(Daemon)
+        case stopping(port: Int)
+        case stopped
+    }
+
+    /// A server that will answer with `router`; it listens once ``start()`` is called.
+    public init(configuration: Configuration = Configuration(), router: Router) {
+        core = ServerCore(router: router, configuration: configuration)
+    }
+
+    deinit {
+        if case .running(let daemon) = state.withLock({ $0 }) {
+            core.abandonParked()
+            HTTPServer.stop(daemon)
+        }
+    }
+
+    /// The port the server listens on (the real one when the configuration asked for port 0), or
+    /// `0` when it is not running.
+    public var port: Int {
+        state.withLock { state in
+            switch state {
+            case .running(let daemon): daemon.port
+            case .stopping(let port): port
+            case .idle, .stopped: 0
+            }
+        }
+    }
+
+    /// Binds the configured address and starts serving.
+    ///
+    /// - Throws: ``HTTPServerError`` with kind `.addressInUse` when another socket listens on the
+    ///   address and port, `.invalidAddress` when the host does not resolve, and so on.
+    public func start() throws(HTTPServerError) {
+        try state.withLock { (state: inout RunState) throws(HTTPServerError) in
+            guard case .idle = state else {
+                throw HTTPServerError(kind: .alreadyStarted, message: "the server was already started")
+            }
+            let configuration = core.configuration
+            guard core.defaultHeadersAreValid else {
+                throw HTTPServerError(
+                    kind: .invalidConfiguration, message: "a default header field has an invalid name or value")
+            }
+            let listenSocket = try Listener.open(
+                host: configuration.host, port: configuration.port, backlog: configuration.listenBacklog)
+            let context = Unmanaged.passRetained(core)
+
+            // libmicrohttpd's threads inherit this thread's signal mask: keep SIGINT and SIGTERM
+            // away from them, so that they reach the thread that waits for them.
+            var blocked = TerminationSignals.signals()
+            var previous = sigset_t()
+            pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+            let flags =
+                MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ERROR_LOG.rawValue
+                | MHD_ALLOW_SUSPEND_RESUME.rawValue
+            let daemon = cmhd_start_daemon(
+                flags, listenSocket,
+                { context, connection, url, method, _, uploadData, uploadDataSize, requestContext in
+                    guard let context, let connection, let uploadDataSize, let requestContext else { return .NO }
+                    return Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue().handle(
+                        connection: connection, url: url, method: method, uploadData: uploadData,
+                        uploadDataSize: uploadDataSize, requestContext: requestContext)
+                },
+                { context, _, requestContext, _ in
+                    guard let context else { return }
+                    Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue().completed(
+                        requestContext: requestContext)
+                },
+                context.toOpaque(),
+                UInt32(clamping: max(1, configuration.threadPoolSize)),
+                UInt32(clamping: max(1, configuration.connectionLimit)),
+                UInt32(clamping: max(0, configuration.connectionTimeout)),
+                max(4096, configuration.connectionMemoryLimit))
+            pthread_sigmask(SIG_SETMASK, &previous, nil)
+
+            guard let daemon else {
+                close(listenSocket)
+                context.release()
+                throw HTTPServerError(
+                    kind: .daemonFailed, message: "libmicrohttpd could not start (see standard error)")
+            }
+            var port = Int(cmhd_bound_port(daemon))
+            if port == 0 {
+                port = Listener.localPort(of: listenSocket)
+            }
+            state = .running(Daemon(pointer: daemon, listenSocket: listenSocket, port: port, context: context))
+        }
+    }
+
+    /// Stops the server gracefully, and returns once it has stopped.
+    ///
+    /// 1. Stops accepting connections; new ones are refused.
+    /// 2. Lets the requests in progress finish, the asynchronous ones included, for up to
+    ///    ``Configuration/shutdownGracePeriod``; their responses carry `Connection: close`.
+    /// 3. Answers requests still waiting for a handler with 503 `shutting_down`.
+    /// 4. Closes every connection and stops the network threads.
+    ///
+    /// Does nothing when the server is not running (or another call is already stopping it).
+    public func shutdown() async {
+        let daemon = state.withLock { state -> Daemon? in
+            guard case .running(let daemon) = state else { return nil }
+            state = .stopping(port: daemon.port)
+            return daemon
+        }
+        guard let daemon else { return }
+
+        core.beginDraining()
+        if MHD_quiesce_daemon(daemon.pointer) >= 0 {
+            // libmicrohttpd no longer accepts on the socket, which must stay open until the daemon
+            // stops; shutting it down makes the kernel refuse new connections meanwhile.
+            Listener.refuseConnections(on: daemon.listenSocket)
+        }
+        await core.waitUntilIdle(before: .now + core.configuration.shutdownGracePeriod)
+        core.abandonParked()
+        await core.waitUntilIdle(before: .now + .seconds(1))
+        HTTPServer.stop(daemon)
+        state.withLock { $0 = .stopped }
+    }
+
+    /// Stops the daemon: every suspended connection must have been resumed before.
+    private static func stop(_ daemon: Daemon) {
+        MHD_stop_daemon(daemon.pointer)
+        close(daemon.listenSocket)
+        daemon.context.release()
+    }
+}

@@ -1,0 +1,215 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// One decoded query item of a request target: `?q=red+shoes` gives name `q`, value `red shoes`.
+public struct QueryItem: Sendable, Equatable {
+    /// The decoded name.
+    public var name: String
+    /// The decoded value; empty when the item had no `=`.
+    public var value: String
+
+    /// A query item.
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// An HTTP request as handlers see it: a plain value, complete with its body.
+public struct Request: Sendable {
+    /// The request method.
+    public let method: HTTPMethod
+    /// The request target exactly as sent: path and query, still percent-encoded.
+    public let target: String
+    /// The percent-decoded path, without the query. `%2F` decodes to `/` here; routing splits the
+    /// path into segments before decoding, so such a slash stays inside its segment.
+    public let path: String
+    /// The decoded query items in order (`+` decodes to a space).
+    public let queryItems: [QueryItem]
+    /// The request header fields.
+    public var headers: HTTPHeaders
+    /// The request body; empty when there was none.
+    public var body: [UInt8]
+    /// The client's IP address as text (`127.0.0.1`, `::1`), when known.
+    public var clientAddress: String?
+
+    /// The still-encoded path, split off the target once for routing.
+    let rawPath: Substring
+
+    /// A request for `target` (`/path?query`), as the server builds it; also for in-process tests.
+    public init(
+        method: HTTPMethod, target: String, headers: HTTPHeaders = [:], body: [UInt8] = [],
+        clientAddress: String? = nil
+    ) {
+        self.method = method
+        self.target = target
+        self.headers = headers
+        self.body = body
+        self.clientAddress = clientAddress
+        // Searching the UTF-8 view: `?` and `#` are ASCII, and Character search is much slower.
+        let beforeFragment = target.utf8.firstIndex(of: UInt8(ascii: "#")).map { target[..<$0] } ?? target[...]
+        if let mark = beforeFragment.utf8.firstIndex(of: UInt8(ascii: "?")) {
+            rawPath = beforeFragment[..<mark]
+            queryItems = Request.parseQuery(beforeFragment[beforeFragment.index(after: mark)...])
+        } else {
+            rawPath = beforeFragment
+            queryItems = []
+        }
+        path = Encoding.percentDecoded(rawPath)
+    }
+
+    /// The first value of the query item `name`, decoded.
+    public func query(_ name: String) -> String? {
+        queryItems.first { $0.name == name }?.value
+    }
+
+    /// The cookies sent in the `Cookie` header(s), by name; when a name repeats, the first wins
+    /// (browsers send the most specific path first). Values are percent-decoded, matching how
+    /// ``Cookie`` encodes them. Parsed on each access.
+    public var cookies: [String: String] {
+        var result: [String: String] = [:]
+        forEachCookie { name, value in
+            if result[name] == nil {
+                result[name] = value
+            }
+            return true
+        }
+        return result
+    }
+
+    /// The value of the cookie `name`, or `nil`.
+    public func cookie(_ name: String) -> String? {
+        var found: String?
+        forEachCookie { cookieName, value in
+            if cookieName == name {
+                found = value
+                return false
+            }
+            return true
+        }
+        return found
+    }
+
+    /// Decodes the body as JSON.
+    ///
+    /// - Throws: ``HTTPError`` 400 `malformed_json` when the body is not JSON at all, and 422
+    ///   `invalid_body` when it is JSON of the wrong shape (a missing field, a wrong type). The
+    ///   message names at most the field's path in the expected type, never a value from the body.
+    public func decodeJSON<T: Decodable>(
+        _ type: T.Type = T.self, using decoder: JSONDecoder = JSONDecoder()
+    )
+        throws(HTTPError) -> T
+    {
+        guard !body.isEmpty else {
+            throw HTTPError(
+                .badRequest, type: "malformed_json", message: "The request body is empty; JSON was expected.")
+        }
+        let data = Data(body)
+        do {
+            return try decoder.decode(T.self, from: data)
+        } catch let error as DecodingError {
+            // The decoder reads the whole document before building any value, so a type that
+            // accepts every value fails exactly when the body is not JSON.
+            if (try? decoder.decode(AnyJSON.self, from: data)) == nil {
+                throw HTTPError(.badRequest, type: "malformed_json", message: "The request body is not valid JSON.")
+            }
+            throw Request.httpError(for: error)
+        } catch {
+            throw HTTPError(.badRequest, type: "malformed_json", message: "The request body is not valid JSON.")
+        }
+    }
+
+    /// Decodes from any JSON value without looking at it.
+    private struct AnyJSON: Decodable {
+        init(from decoder: any Decoder) throws {}
+    }
+
+    private static func httpError(for error: DecodingError) -> HTTPError {
+        func invalid(_ problem: String, _ path: [any CodingKey]) -> HTTPError {
+            let field = fieldPath(path)
+            let message =
+                field.isEmpty
+                ? "The request body \(problem)."
+                : "The request body \(problem) at '\(field)'."
+            return HTTPError(.unprocessableContent, type: "invalid_body", message: message)
+        }
+        switch error {
+        case .dataCorrupted(let context):
+            return invalid("has an invalid value", context.codingPath)
+        case .keyNotFound(let key, let context):
+            return invalid("lacks a required field", context.codingPath + [key])
+        case .typeMismatch(_, let context):
+            return invalid("has a value of the wrong type", context.codingPath)
+        case .valueNotFound(_, let context):
+            return invalid("lacks a required value", context.codingPath)
+        @unknown default:
+            return invalid("does not have the expected shape", [])
+        }
+    }
+
+    /// `items[2].quantity` from a coding path. Dictionary keys come from the body itself, so any
+    /// key that is not a plain identifier is shown as `?`.
+    private static func fieldPath(_ path: [any CodingKey]) -> String {
+        var result = ""
+        for key in path {
+            if let index = key.intValue, key.stringValue == "Index \(index)" || key.stringValue == "\(index)" {
+                result += "[\(index)]"
+                continue
+            }
+            let name = key.stringValue
+            let isIdentifier =
+                !name.isEmpty && name.utf8.count <= 64
+                && name.utf8.allSatisfy { byte in
+                    (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                        || byte == UInt8(ascii: "_")
+                }
+            result += (result.isEmpty ? "" : ".") + (isIdentifier ? name : "?")
+        }
+        return result
+    }
+
+    private static func parseQuery(_ query: Substring) -> [QueryItem] {
+        query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+            if let equals = pair.firstIndex(of: "=") {
+                return QueryItem(
+                    name: Encoding.percentDecoded(pair[..<equals], plusAsSpace: true),
+                    value: Encoding.percentDecoded(pair[pair.index(after: equals)...], plusAsSpace: true))
+            }
+            return QueryItem(name: Encoding.percentDecoded(pair, plusAsSpace: true), value: "")
+        }
+    }
+
+    /// Calls `body` with each cookie's name and decoded value until it returns `false`.
+    private func forEachCookie(_ body: (String, String) -> Bool) {
+        for header in headers.values(for: "Cookie") {
+            for pair in header.split(separator: ";") {
+                guard let equals = pair.firstIndex(of: "=") else { continue }
+                let name = pair[..<equals].trimmingSpaces()
+                var value = pair[pair.index(after: equals)...].trimmingSpaces()
+                if value.count >= 2, value.first == "\"", value.last == "\"" {
+                    value = value.dropFirst().dropLast()
+                }
+                guard !name.isEmpty else { continue }
+                if !body(Encoding.percentDecoded(name), Encoding.percentDecoded(value)) {
+                    return
+                }
+            }
+        }
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingSpaces() -> Substring {
+        var result = self
+        while let first = result.first, first == " " || first == "\t" {
+            result = result.dropFirst()
+        }
+        while let last = result.last, last == " " || last == "\t" {
+            result = result.dropLast()
+        }
+        return result
+    }
+}

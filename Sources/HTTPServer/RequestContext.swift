@@ -1,0 +1,79 @@
+/// A key for a value that middleware passes down to handlers in ``RequestContext``.
+///
+/// ```swift
+/// enum CurrentUserKey: ContextKey { typealias Value = User }
+/// context[CurrentUserKey.self] = user      // in a middleware
+/// let user = context[CurrentUserKey.self] // in a handler
+/// ```
+public protocol ContextKey {
+    associatedtype Value: Sendable
+}
+
+/// The path parameters a route captured, such as `id` in `/api/products/{id}`; percent-decoded.
+public struct Parameters: Sendable, Equatable {
+    private var pairs: [(name: String, value: String)]
+
+    /// No parameters.
+    public init() {
+        pairs = []
+    }
+
+    /// Parameters with the given names and values, in order.
+    public init(_ pairs: [(String, String)]) {
+        self.pairs = pairs.map { (name: $0.0, value: $0.1) }
+    }
+
+    /// The value captured for `name`, or `nil`.
+    public subscript(name: String) -> String? {
+        pairs.first { $0.name == name }?.value
+    }
+
+    /// The value captured for `name` converted to `T` (`Int`, `UUID`-like types).
+    ///
+    /// - Throws: ``HTTPError`` 400 `invalid_parameter` when it is missing or does not convert.
+    public func require<T: LosslessStringConvertible>(
+        _ name: String, as type: T.Type = T.self
+    ) throws(HTTPError)
+        -> T
+    {
+        guard let text = self[name], let value = T(text) else {
+            throw HTTPError(.badRequest, type: "invalid_parameter", message: "The path parameter '\(name)' is invalid.")
+        }
+        return value
+    }
+
+    /// The number of parameters.
+    public var count: Int { pairs.count }
+
+    /// Equal when the same names have the same values in the same order.
+    public static func == (lhs: Parameters, rhs: Parameters) -> Bool {
+        lhs.pairs.count == rhs.pairs.count && zip(lhs.pairs, rhs.pairs).allSatisfy { $0 == $1 }
+    }
+}
+
+/// What the server knows about a request besides the request itself, passed along the middleware
+/// chain to the handler.
+public struct RequestContext: Sendable {
+    /// The path parameters of the matched route.
+    public var parameters: Parameters
+    /// The pattern of the matched route, such as `/api/products/{id}`; `nil` when none matched.
+    /// Safe to log: it holds no value from the request.
+    public var route: String?
+    /// When the server started reading the request (its headers had arrived).
+    public let startTime: ContinuousClock.Instant
+    private var values: [ObjectIdentifier: any Sendable] = [:]
+
+    /// A context with no parameters and no route, starting now unless told otherwise.
+    public init(parameters: Parameters = Parameters(), route: String? = nil, startTime: ContinuousClock.Instant = .now)
+    {
+        self.parameters = parameters
+        self.route = route
+        self.startTime = startTime
+    }
+
+    /// The value stored for `key` by a middleware, or `nil`.
+    public subscript<Key: ContextKey>(key: Key.Type) -> Key.Value? {
+        get { values[ObjectIdentifier(key)] as? Key.Value }
+        set { values[ObjectIdentifier(key)] = newValue }
+    }
+}

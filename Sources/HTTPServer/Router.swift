@@ -1,0 +1,265 @@
+/// How a route answers.
+public enum RouteHandler: Sendable {
+    /// A synchronous handler run directly on the server's network thread, for cheap work that
+    /// never blocks (serving a cached document, a health check). It skips the middleware chain.
+    /// It must not wait on I/O, locks held for long, or anything asynchronous: while it runs, every
+    /// other connection served by that thread waits.
+    case immediate(@Sendable (Request, RequestContext) throws -> Response)
+    /// An asynchronous handler: the connection is parked, the middleware chain and the handler run
+    /// in a `Task`, and the connection resumes with the reply.
+    case async(@Sendable (Request, RequestContext) async throws -> Response)
+}
+
+/// Maps a method and a path to a handler.
+///
+/// Patterns are paths whose segments are literals or `{name}` parameters:
+/// `/api/products/{id}/reviews`. A literal segment wins over a parameter at the same place.
+/// Empty segments are ignored, so `/a//b/` is `/a/b`. Matching splits the still-encoded path into
+/// segments and then percent-decodes each one, so `%2F` never separates segments.
+///
+/// An unknown path answers 404 `not_found`; a known path with another method answers 405
+/// `method_not_allowed` with an `Allow` field; `HEAD` on a path with a `GET` route runs the `GET`
+/// handler and sends no body. All three use the JSON error body of ``HTTPError``.
+///
+/// Build the router completely before giving it to ``HTTPServer``; the server keeps its own copy.
+public struct Router: Sendable {
+    /// An asynchronous handler.
+    public typealias Handler = @Sendable (Request, RequestContext) async throws -> Response
+
+    /// Called with every error a handler or middleware throws that is not an ``HTTPError``, after
+    /// it has been replaced by a generic 500 for the client. For logging: the error may contain data
+    /// from the request. Runs on whatever thread the handler ran on and must not block.
+    public var errorReporter: (@Sendable (any Error, Request, RequestContext) -> Void)?
+
+    private var root = Node()
+    private var middleware: [any Middleware] = []
+
+    /// An empty router: every request gets 404.
+    public init() {}
+
+    /// Adds a middleware around every asynchronous route, inside those added before it.
+    public mutating func use(_ middleware: some Middleware) {
+        self.middleware.append(middleware)
+    }
+
+    /// Adds a middleware made of a closure.
+    public mutating func use(
+        _ body: @escaping @Sendable (Request, RequestContext, Responder) async throws -> Response
+    ) {
+        middleware.append(ClosureMiddleware(body))
+    }
+
+    /// Adds a route; a later route for the same method and pattern replaces the earlier one.
+    public mutating func on(_ method: HTTPMethod, _ pattern: String, _ handler: RouteHandler) {
+        var parameterNames: [String] = []
+        var keys: [NodeKey] = []
+        for segment in pattern.split(separator: "/", omittingEmptySubsequences: true) {
+            if segment.first == "{" && segment.last == "}" && segment.count > 2 {
+                parameterNames.append(String(segment.dropFirst().dropLast()))
+                keys.append(.parameter)
+            } else {
+                keys.append(.literal(String(segment)))
+            }
+        }
+        let route = Route(pattern: pattern, parameterNames: parameterNames, handler: handler)
+        root.insert(route, for: method, at: keys[...])
+    }
+
+    /// Adds an asynchronous route.
+    public mutating func on(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping Handler) {
+        on(method, pattern, .async(handler))
+    }
+
+    /// Adds a `GET` route; `.immediate { … }` or `.async { … }`.
+    public mutating func get(_ pattern: String, _ handler: RouteHandler) { on(.get, pattern, handler) }
+    /// Adds an asynchronous `GET` route.
+    public mutating func get(_ pattern: String, _ handler: @escaping Handler) { on(.get, pattern, handler) }
+    /// Adds a `POST` route; `.immediate { … }` or `.async { … }`.
+    public mutating func post(_ pattern: String, _ handler: RouteHandler) { on(.post, pattern, handler) }
+    /// Adds an asynchronous `POST` route.
+    public mutating func post(_ pattern: String, _ handler: @escaping Handler) { on(.post, pattern, handler) }
+    /// Adds a `PUT` route; `.immediate { … }` or `.async { … }`.
+    public mutating func put(_ pattern: String, _ handler: RouteHandler) { on(.put, pattern, handler) }
+    /// Adds an asynchronous `PUT` route.
+    public mutating func put(_ pattern: String, _ handler: @escaping Handler) { on(.put, pattern, handler) }
+    /// Adds a `PATCH` route; `.immediate { … }` or `.async { … }`.
+    public mutating func patch(_ pattern: String, _ handler: RouteHandler) { on(.patch, pattern, handler) }
+    /// Adds an asynchronous `PATCH` route.
+    public mutating func patch(_ pattern: String, _ handler: @escaping Handler) { on(.patch, pattern, handler) }
+    /// Adds a `DELETE` route; `.immediate { … }` or `.async { … }`.
+    public mutating func delete(_ pattern: String, _ handler: RouteHandler) { on(.delete, pattern, handler) }
+    /// Adds an asynchronous `DELETE` route.
+    public mutating func delete(_ pattern: String, _ handler: @escaping Handler) { on(.delete, pattern, handler) }
+
+    /// Answers `request` in process, as the server would, without a socket: routing, middleware,
+    /// error responses, and no body for `HEAD` (with `Content-Length` set to the body's size).
+    /// The server's default headers and access log are not applied here.
+    public func respond(to request: Request, context: RequestContext = RequestContext()) async -> Response {
+        var context = context
+        var response: Response
+        switch match(request) {
+        case .found(let route, let parameters):
+            context.parameters = parameters
+            context.route = route.pattern
+            switch route.handler {
+            case .immediate(let handler):
+                response = runImmediate(handler, request, context)
+            case .async(let handler):
+                response = await runAsync(handler, request, context)
+            }
+        case .methodNotAllowed(let pattern, let allowed):
+            context.route = pattern
+            response = Router.methodNotAllowed(allowed)
+        case .notFound:
+            response = Router.notFound
+        }
+        if request.method == .head {
+            response.headers["Content-Length"] = String(response.body.count)
+            response.body = []
+        }
+        return response
+    }
+
+    // MARK: - Used by the server
+
+    /// The result of routing a request.
+    enum Match {
+        case found(Route, Parameters)
+        case methodNotAllowed(pattern: String, allowed: [HTTPMethod])
+        case notFound
+    }
+
+    /// A registered route.
+    struct Route: Sendable {
+        let pattern: String
+        let parameterNames: [String]
+        let handler: RouteHandler
+    }
+
+    /// Finds the route for the request's method and path.
+    func match(_ request: Request) -> Match {
+        let segments = request.rawPath.utf8.split(separator: UInt8(ascii: "/")).map {
+            Encoding.percentDecoded(Substring($0))
+        }
+        var captured: [String] = []
+        guard let node = root.find(segments[...], captured: &captured) else {
+            return .notFound
+        }
+        let route = node.routes[request.method] ?? (request.method == .head ? node.routes[.get] : nil)
+        guard let route else {
+            let pattern = node.routes.values.first?.pattern ?? request.path
+            return .methodNotAllowed(pattern: pattern, allowed: Router.allowedMethods(node.routes.keys))
+        }
+        return .found(route, Parameters(Array(zip(route.parameterNames, captured))))
+    }
+
+    /// Runs a synchronous handler, turning thrown errors into responses.
+    func runImmediate(
+        _ handler: @Sendable (Request, RequestContext) throws -> Response, _ request: Request,
+        _ context: RequestContext
+    ) -> Response {
+        do {
+            return try handler(request, context)
+        } catch {
+            return errorResponse(for: error, request, context)
+        }
+    }
+
+    /// Runs the middleware chain around an asynchronous handler, turning thrown errors into
+    /// responses.
+    func runAsync(_ handler: @escaping Handler, _ request: Request, _ context: RequestContext) async -> Response {
+        do {
+            return try await callChain(from: 0, request, context, endpoint: handler)
+        } catch {
+            return errorResponse(for: error, request, context)
+        }
+    }
+
+    /// The response for an error thrown by a handler or middleware.
+    func errorResponse(for error: any Error, _ request: Request, _ context: RequestContext) -> Response {
+        if let httpError = error as? HTTPError {
+            return httpError.response
+        }
+        errorReporter?(error, request, context)
+        return HTTPError.internalError.response
+    }
+
+    static let notFound = HTTPError.notFound("No resource exists at this path.").response
+
+    static func methodNotAllowed(_ allowed: [HTTPMethod]) -> Response {
+        HTTPError(
+            .methodNotAllowed, type: "method_not_allowed", message: "This method is not allowed for this resource.",
+            headers: ["Allow": allowed.map(\.rawValue).joined(separator: ", ")]
+        ).response
+    }
+
+    private func callChain(
+        from index: Int, _ request: Request, _ context: RequestContext, endpoint: @escaping Handler
+    )
+        async throws -> Response
+    {
+        guard index < middleware.count else {
+            return try await endpoint(request, context)
+        }
+        return try await middleware[index].handle(request, context: context) { request, context in
+            try await self.callChain(from: index + 1, request, context, endpoint: endpoint)
+        }
+    }
+
+    /// The methods for an `Allow` field, `HEAD` included where `GET` is, in a stable order.
+    private static func allowedMethods(_ methods: some Sequence<HTTPMethod>) -> [HTTPMethod] {
+        var set = Set(methods)
+        if set.contains(.get) {
+            set.insert(.head)
+        }
+        let order: [HTTPMethod] = [.get, .head, .post, .put, .patch, .delete, .options]
+        return order.filter { set.contains($0) } + set.subtracting(order).sorted { $0.rawValue < $1.rawValue }
+    }
+
+    // MARK: - Route tree
+
+    private enum NodeKey {
+        case literal(String)
+        case parameter
+    }
+
+    private struct Node: Sendable {
+        var literals: [String: Node] = [:]
+        /// Zero or one child matching any single segment.
+        var parameter: [Node] = []
+        var routes: [HTTPMethod: Route] = [:]
+
+        mutating func insert(_ route: Route, for method: HTTPMethod, at keys: ArraySlice<NodeKey>) {
+            guard let key = keys.first else {
+                routes[method] = route
+                return
+            }
+            switch key {
+            case .literal(let text):
+                literals[text, default: Node()].insert(route, for: method, at: keys.dropFirst())
+            case .parameter:
+                if parameter.isEmpty {
+                    parameter.append(Node())
+                }
+                parameter[0].insert(route, for: method, at: keys.dropFirst())
+            }
+        }
+
+        func find(_ segments: ArraySlice<String>, captured: inout [String]) -> Node? {
+            guard let segment = segments.first else {
+                return routes.isEmpty ? nil : self
+            }
+            if let child = literals[segment], let found = child.find(segments.dropFirst(), captured: &captured) {
+                return found
+            }
+            if let child = parameter.first {
+                captured.append(segment)
+                if let found = child.find(segments.dropFirst(), captured: &captured) {
+                    return found
+                }
+                captured.removeLast()
+            }
+            return nil
+        }
+    }
+}

@@ -1,0 +1,462 @@
+import CMicroHTTPD
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A libmicrohttpd connection handle that crosses from the network thread to the task that
+/// answers it. libmicrohttpd allows resuming a suspended connection from any thread; the handle is
+/// only used while ``AsyncReply`` knows the connection to be suspended.
+struct ConnectionHandle: @unchecked Sendable {
+    let pointer: OpaquePointer
+}
+
+/// The answer to one request handled by an asynchronous route, shared by the network thread that
+/// parked the connection, the task that computes the response, and shutdown.
+final class AsyncReply: Sendable {
+    enum Phase: Sendable {
+        /// Created; the connection is not suspended yet.
+        case starting
+        /// The connection is suspended until the response is ready.
+        case waiting
+        /// The response is ready and the connection resumed.
+        case ready(Response)
+        /// Shutdown gave up on the handler; the connection answers 503.
+        case abandoned
+        /// The response was handed to libmicrohttpd.
+        case delivered
+    }
+
+    private struct State: Sendable {
+        var phase: Phase = .starting
+        let connection: ConnectionHandle
+    }
+
+    private let state: Locked<State>
+
+    init(connection: OpaquePointer) {
+        state = Locked(State(connection: ConnectionHandle(pointer: connection)))
+    }
+
+    /// Suspends the connection (from the access handler). Returns `false` when shutdown abandoned
+    /// the request first; the connection is then not suspended.
+    func suspend() -> Bool {
+        state.withLock { state in
+            guard case .starting = state.phase else { return false }
+            MHD_suspend_connection(state.connection.pointer)
+            state.phase = .waiting
+            return true
+        }
+    }
+
+    /// Stores the response and resumes the connection, unless shutdown abandoned it.
+    func complete(with response: Response) {
+        state.withLock { state in
+            guard case .waiting = state.phase else { return }
+            state.phase = .ready(response)
+            MHD_resume_connection(state.connection.pointer)
+        }
+    }
+
+    /// Gives up waiting for the handler: a suspended connection is resumed to answer 503.
+    func abandon() {
+        state.withLock { state in
+            switch state.phase {
+            case .waiting:
+                state.phase = .abandoned
+                MHD_resume_connection(state.connection.pointer)
+            case .starting:
+                state.phase = .abandoned
+            case .ready, .abandoned, .delivered:
+                break
+            }
+        }
+    }
+
+    /// The response to send now that the connection is resumed, or `nil` if there is none yet.
+    func take() -> Response? {
+        state.withLock { state in
+            switch state.phase {
+            case .ready(let response):
+                state.phase = .delivered
+                return response
+            case .abandoned:
+                state.phase = .delivered
+                return ServerCore.shuttingDown
+            case .starting, .waiting, .delivered:
+                return nil
+            }
+        }
+    }
+}
+
+/// The state of one request, touched only by the network thread serving its connection
+/// (libmicrohttpd calls the access handler and the completion callback of a connection from one
+/// thread at a time). It lives in `*con_cls`, retained once, released in the completion callback.
+final class RequestState {
+    let startTime: ContinuousClock.Instant
+    var request: Request
+    let match: Router.Match
+    var tooLarge = false
+    var discardedBytes = 0
+    var reply: AsyncReply?
+
+    init(startTime: ContinuousClock.Instant, request: Request, match: Router.Match) {
+        self.startTime = startTime
+        self.request = request
+        self.match = match
+        #if DEBUG
+        RequestState.live.withLock { $0 += 1 }
+        #endif
+    }
+
+    #if DEBUG
+    /// The number of request states alive, for tests that check each one is released.
+    static let live = Locked(0)
+
+    deinit {
+        RequestState.live.withLock { $0 -= 1 }
+    }
+    #endif
+
+    /// The route pattern for the access log, or the path when no route matched.
+    var routeLabel: String {
+        switch match {
+        case .found(let route, _): route.pattern
+        case .methodNotAllowed(let pattern, _): pattern
+        case .notFound: request.path
+        }
+    }
+}
+
+/// What the network threads share: the router, the configuration and the lifecycle counters.
+/// Handed to libmicrohttpd as the callbacks' context, retained once for the daemon's lifetime.
+final class ServerCore: Sendable {
+    let router: Router
+    let configuration: HTTPServer.Configuration
+    private let lifecycle = Locked(Lifecycle())
+
+    private struct Lifecycle: Sendable {
+        /// Responses carry `Connection: close` so that keep-alive clients go away.
+        var draining = false
+        /// New asynchronous requests are answered 503 instead of being parked.
+        var refusingParking = false
+        /// Requests whose header fields arrived and that have not completed.
+        var inFlight = 0
+        /// Replies whose connection is (or is about to be) suspended.
+        var parked: [ObjectIdentifier: AsyncReply] = [:]
+    }
+
+    static let shuttingDown = HTTPError(
+        .serviceUnavailable, type: "shutting_down", message: "The server is shutting down.",
+        headers: ["Connection": "close"]
+    ).response
+
+    private static let payloadTooLarge = HTTPError(
+        .payloadTooLarge, type: "payload_too_large", message: "The request body is too large."
+    ).response
+
+    /// ``HTTPServer/Configuration/defaultHeaders`` as C strings, converted once; only the valid
+    /// fields (``HTTPServer/start()`` refuses to start with an invalid one).
+    private let defaultHeaders: [(name: String, cName: ContiguousArray<CChar>, cValue: ContiguousArray<CChar>)]
+
+    init(router: Router, configuration: HTTPServer.Configuration) {
+        self.router = router
+        self.configuration = configuration
+        defaultHeaders = configuration.defaultHeaders.filter(ServerCore.isValid).map {
+            (name: $0.name, cName: $0.name.utf8CString, cValue: $0.value.utf8CString)
+        }
+    }
+
+    /// Whether every default header field can be sent.
+    var defaultHeadersAreValid: Bool {
+        defaultHeaders.count == configuration.defaultHeaders.count
+    }
+
+    // MARK: - Lifecycle
+
+    var inFlight: Int { lifecycle.withLock { $0.inFlight } }
+
+    func beginDraining() {
+        lifecycle.withLock { $0.draining = true }
+    }
+
+    /// Refuses further parking and answers every parked request with 503.
+    func abandonParked() {
+        let parked = lifecycle.withLock { state in
+            state.refusingParking = true
+            return Array(state.parked.values)
+        }
+        for reply in parked {
+            reply.abandon()
+        }
+    }
+
+    /// Waits until no request is in progress, or until `deadline`.
+    func waitUntilIdle(before deadline: ContinuousClock.Instant) async {
+        while inFlight > 0 && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    // MARK: - Callbacks from libmicrohttpd
+
+    /// The access handler: called once when the header fields have arrived, once per piece of
+    /// body, and once more (the final call, `*uploadDataSize == 0`) when the request is complete;
+    /// again after a resume.
+    func handle(
+        connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
+        uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>,
+        requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> MHD_Result {
+        guard let stored = requestContext.pointee else {
+            return begin(connection: connection, url: url, method: method, requestContext: requestContext)
+        }
+        let state = Unmanaged<RequestState>.fromOpaque(stored).takeUnretainedValue()
+        let size = uploadDataSize.pointee
+        if size > 0 {
+            uploadDataSize.pointee = 0
+            return receive(uploadData, count: size, into: state)
+        }
+        if let reply = state.reply {
+            // Resumed after an asynchronous handler.
+            return send(reply.take() ?? HTTPError.internalError.response, to: connection, for: state)
+        }
+        if state.tooLarge {
+            return send(ServerCore.payloadTooLarge, to: connection, for: state)
+        }
+        return dispatch(state, on: connection)
+    }
+
+    /// The completion callback: the request is over (answered, failed or cut off).
+    func completed(requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+        guard let requestContext, let stored = requestContext.pointee else { return }
+        requestContext.pointee = nil
+        Unmanaged<RequestState>.fromOpaque(stored).release()
+        lifecycle.withLock { $0.inFlight -= 1 }
+    }
+
+    // MARK: - Steps of a request
+
+    private func begin(
+        connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
+        requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    ) -> MHD_Result {
+        let startTime = ContinuousClock.now
+        let request = Request(
+            method: HTTPMethod(rawValue: method.map { String(cString: $0) } ?? ""),
+            target: ServerCore.target(connection: connection, path: url),
+            headers: ServerCore.headers(of: connection),
+            clientAddress: ServerCore.clientAddress(of: connection))
+        let state = RequestState(startTime: startTime, request: request, match: router.match(request))
+        requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
+        lifecycle.withLock { $0.inFlight += 1 }
+
+        if let declared = request.headers["Content-Length"].flatMap({ Int($0) }) {
+            if declared > configuration.maxBodyBytes {
+                // Answering before the body is read: libmicrohttpd discards the rest of the upload
+                // and closes the connection after the response.
+                state.tooLarge = true
+                return send(ServerCore.payloadTooLarge, to: connection, for: state)
+            }
+            // Reserve for small bodies only: a client may declare a length it never sends.
+            state.request.body.reserveCapacity(min(max(0, declared), 64 << 10))
+        }
+        return .YES
+    }
+
+    private func receive(_ data: UnsafePointer<CChar>?, count: Int, into state: RequestState) -> MHD_Result {
+        if state.tooLarge {
+            // A chunked body that crossed the limit: the response can only be queued once the
+            // upload is over, so the rest is read and dropped, up to one more limit's worth.
+            state.discardedBytes += count
+            return state.discardedBytes > configuration.maxBodyBytes ? .NO : .YES
+        }
+        guard let data, state.request.body.count + count <= configuration.maxBodyBytes else {
+            state.tooLarge = true
+            state.request.body = []
+            state.discardedBytes = count
+            return .YES
+        }
+        state.request.body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: count))
+        return .YES
+    }
+
+    private func dispatch(_ state: RequestState, on connection: OpaquePointer) -> MHD_Result {
+        switch state.match {
+        case .notFound:
+            return send(Router.notFound, to: connection, for: state)
+        case .methodNotAllowed(_, let allowed):
+            return send(Router.methodNotAllowed(allowed), to: connection, for: state)
+        case .found(let route, let parameters):
+            let context = RequestContext(parameters: parameters, route: route.pattern, startTime: state.startTime)
+            switch route.handler {
+            case .immediate(let handler):
+                return send(router.runImmediate(handler, state.request, context), to: connection, for: state)
+            case .async(let handler):
+                return park(state, on: connection, handler: handler, context: context)
+            }
+        }
+    }
+
+    /// Suspends the connection and runs the handler in a task that resumes it with the reply.
+    private func park(
+        _ state: RequestState, on connection: OpaquePointer, handler: @escaping Router.Handler,
+        context: RequestContext
+    ) -> MHD_Result {
+        let reply = AsyncReply(connection: connection)
+        let key = ObjectIdentifier(reply)
+        let admitted = lifecycle.withLock { lifecycle in
+            guard !lifecycle.refusingParking else { return false }
+            lifecycle.parked[key] = reply
+            return true
+        }
+        guard admitted, reply.suspend() else {
+            lifecycle.withLock { _ = $0.parked.removeValue(forKey: key) }
+            return send(ServerCore.shuttingDown, to: connection, for: state)
+        }
+        state.reply = reply
+        let request = state.request
+        Task {
+            let response = await self.router.runAsync(handler, request, context)
+            reply.complete(with: response)
+            self.lifecycle.withLock { _ = $0.parked.removeValue(forKey: key) }
+        }
+        return .YES
+    }
+
+    /// Hands the response to libmicrohttpd with the server-wide header fields, and logs it.
+    private func send(_ response: Response, to connection: OpaquePointer, for state: RequestState) -> MHD_Result {
+        guard (200..<600).contains(response.status.code), response.headers.allSatisfy(ServerCore.isValid) else {
+            // A handler bug (a status libmicrohttpd cannot send, a header field that would split
+            // the response): answer a plain 500 instead.
+            let context = RequestContext(route: state.routeLabel, startTime: state.startTime)
+            router.errorReporter?(InvalidResponseError(status: response.status.code), state.request, context)
+            return send(HTTPError.internalError.response, to: connection, for: state)
+        }
+
+        // The body is copied once, into memory libmicrohttpd owns and frees with the response.
+        let mhdResponse = response.body.withUnsafeBytes { bytes in
+            MHD_create_response_from_buffer(
+                bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+        }
+        guard let mhdResponse else { return .NO }
+        defer { MHD_destroy_response(mhdResponse) }
+
+        for field in response.headers
+        where !HTTPHeaders.namesEqual(field.name, "Content-Length")
+            && !HTTPHeaders.namesEqual(field.name, "Transfer-Encoding")
+        {
+            let added = field.name.withCString { name in
+                field.value.withCString { value in MHD_add_response_header(mhdResponse, name, value) }
+            }
+            guard added == .YES else { return .NO }
+        }
+        for field in defaultHeaders where !response.headers.contains(field.name) {
+            let added = field.cName.withUnsafeBufferPointer { name in
+                field.cValue.withUnsafeBufferPointer { value in
+                    MHD_add_response_header(mhdResponse, name.baseAddress, value.baseAddress)
+                }
+            }
+            guard added == .YES else { return .NO }
+        }
+        if lifecycle.withLock({ $0.draining }) && !response.headers.contains("Connection") {
+            guard MHD_add_response_header(mhdResponse, "Connection", "close") == .YES else { return .NO }
+        }
+
+        let result = MHD_queue_response(connection, UInt32(response.status.code), mhdResponse)
+        if let accessLog = configuration.accessLog {
+            accessLog(
+                AccessLogEntry(
+                    method: state.request.method, route: state.routeLabel, status: response.status,
+                    duration: ContinuousClock.now - state.startTime,
+                    bodyBytes: state.request.method == .head ? 0 : response.body.count))
+        }
+        return result
+    }
+
+    // MARK: - Reading the request
+
+    /// The target as sent: the path (left encoded by the unescape callback) and the query items
+    /// libmicrohttpd split off, joined again. libmicrohttpd turns `+` into a space in query items
+    /// before the unescape callback; a request target cannot contain a space, so every space was a
+    /// `+` and is turned back.
+    private static func target(connection: OpaquePointer, path: UnsafePointer<CChar>?) -> String {
+        var target = path.map { String(cString: $0) } ?? "/"
+        var query = ""
+        withUnsafeMutablePointer(to: &query) { query in
+            _ = MHD_get_connection_values_n(
+                connection, .GET_ARGUMENT_KIND,
+                { context, _, key, keySize, value, valueSize in
+                    guard let context, let key else { return .YES }
+                    let query = context.assumingMemoryBound(to: String.self)
+                    if !query.pointee.isEmpty {
+                        query.pointee += "&"
+                    }
+                    query.pointee += ServerCore.queryString(key, keySize)
+                    if let value {
+                        query.pointee += "=" + ServerCore.queryString(value, valueSize)
+                    }
+                    return .YES
+                }, query)
+        }
+        if !query.isEmpty {
+            target += "?" + query
+        }
+        return target
+    }
+
+    private static func headers(of connection: OpaquePointer) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        withUnsafeMutablePointer(to: &headers) { headers in
+            _ = MHD_get_connection_values_n(
+                connection, .HEADER_KIND,
+                { context, _, key, keySize, value, valueSize in
+                    guard let context, let key else { return .YES }
+                    let headers = context.assumingMemoryBound(to: HTTPHeaders.self)
+                    headers.pointee.add(
+                        name: ServerCore.string(key, keySize),
+                        value: value.map { ServerCore.string($0, valueSize) } ?? "")
+                    return .YES
+                }, headers)
+        }
+        return headers
+    }
+
+    private static func clientAddress(of connection: OpaquePointer) -> String? {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer -> String? in
+            guard let base = buffer.baseAddress, cmhd_client_address(connection, base, 64) == 0 else {
+                return nil
+            }
+            return String(cString: base)
+        }
+    }
+
+    private static func string(_ pointer: UnsafePointer<CChar>, _ count: Int) -> String {
+        String(decoding: UnsafeRawBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+
+    /// A query key or value with the spaces libmicrohttpd made of `+` turned back into `+`.
+    private static func queryString(_ pointer: UnsafePointer<CChar>, _ count: Int) -> String {
+        let bytes = UnsafeRawBufferPointer(start: pointer, count: count)
+        guard bytes.contains(UInt8(ascii: " ")) else {
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        return String(decoding: bytes.map { $0 == UInt8(ascii: " ") ? UInt8(ascii: "+") : $0 }, as: UTF8.self)
+    }
+
+    /// A field libmicrohttpd can send as it is: a token for a name, no CR, LF or NUL in the value.
+    static func isValid(_ field: HTTPHeaders.Field) -> Bool {
+        !field.name.isEmpty
+            && field.name.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: ":") }
+            && !field.value.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0 }
+    }
+}
+
+/// Reported to ``Router/errorReporter`` when a handler returned a response that cannot be sent.
+struct InvalidResponseError: Error, CustomStringConvertible {
+    let status: Int
+    var description: String { "handler returned an invalid response (status \(status) or a malformed header field)" }
+}
