@@ -27,6 +27,13 @@ let package = Package(
         // A small HTTP/1.1 server over libmicrohttpd: requests, responses, routing, middleware.
         // Knows nothing of the store; nothing above it sees a C type.
         .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], swiftSettings: strictSwift),
+        // The store server: routes, sessions, baskets, checkout, over HTTPServer and StoreDatabase.
+        .target(
+            name: "StoreServer",
+            dependencies: ["CheckoutKit", "StoreAPI", "StoreDatabase", "StoreCrypto", "HTTPServer"],
+            swiftSettings: strictSwift),
+        // The `store` command: serve (and its help).
+        .executableTarget(name: "store", dependencies: ["StoreServer", "StoreDatabase"], swiftSettings: strictSwift),
         // Password hashes (Argon2id), session tokens and digests over libsodium.
         .target(name: "StoreCrypto", dependencies: ["CSodium"], swiftSettings: strictSwift),
 
@@ -56,6 +63,10 @@ let package = Package(
             name: "StoreDatabaseTests",
             dependencies: ["StoreDatabase", "CheckoutKit", "StoreSQL", "StoreCrypto"], swiftSettings: strictSwift),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "StoreServerTests",
+            dependencies: ["StoreServer", "StoreDatabase", "StoreAPI", "CheckoutKit", "StoreCrypto"],
+            swiftSettings: strictSwift),
         .testTarget(name: "StoreCryptoTests", dependencies: ["StoreCrypto"], swiftSettings: strictSwift),
 
         .executableTarget(

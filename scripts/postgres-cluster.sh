@@ -121,7 +121,7 @@ start_cluster() {
 
     # max_connections is raised above the default 100 so that parallel tests, each with its own pool,
     # do not run out of connections.
-    local options="-p $port -c listen_addresses=127.0.0.1 -k $dir -c fsync=on -c max_connections=200"
+    local options="-p $port -c listen_addresses=127.0.0.1 -k $dir -c fsync=on -c max_connections=400"
     if ! as_postgres "$bin_dir/pg_ctl" -D "$dir" -o "$options" -l "$dir/log" start -w >/dev/null 2>&1; then
         log "the server did not start; the end of its log:"
         tail -n 20 "$dir/log" >&2 || true

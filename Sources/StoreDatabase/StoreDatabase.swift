@@ -28,11 +28,14 @@ public struct StoreDatabase: Sendable {
     /// SQLite files are opened in WAL mode with `synchronous=FULL` and foreign keys on (the driver
     /// reads the settings back and refuses a database that does not honour them); the file's
     /// directory is created if missing.
+    ///
+    /// - Parameter poolSize: how many connections a PostgreSQL pool holds (each server process has
+    ///   its own pool).
     public static func open(
         url: String, seed: Bool = true, currency: Currency = .eur, hasher: PasswordHasher = .interactive,
-        now: Date = Date()
+        now: Date = Date(), poolSize: Int = 8
     ) async throws -> StoreDatabase {
-        let database = try await openUnmigrated(url: url)
+        let database = try await openUnmigrated(url: url, poolSize: poolSize)
         do {
             try await Migrator.migrate(database.sql, now: now)
             if seed { try await Seeder.seed(database.sql, currency: currency, hasher: hasher, now: now) }
@@ -44,14 +47,16 @@ public struct StoreDatabase: Sendable {
     }
 
     /// Opens the database at `url` without touching its schema.
-    public static func openUnmigrated(url: String) async throws -> StoreDatabase {
+    public static func openUnmigrated(url: String, poolSize: Int = 8) async throws -> StoreDatabase {
         switch try DatabaseURL(url) {
         case .sqlite(let path):
             let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             return StoreDatabase(sql: try await SQLiteDatabase.open(path: path))
         case .postgres(let url):
-            return StoreDatabase(sql: try await PostgresDatabase(url: url))
+            return StoreDatabase(
+                sql: try await PostgresDatabase(
+                    url: url, configuration: PostgresDatabase.Configuration(poolSize: poolSize)))
         }
     }
 

@@ -54,7 +54,7 @@ func withStoreDatabase(
         let schema = "test_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
         try await PostgresTestSchema.create(schema, url: url)
         let database = try await StoreDatabase.open(
-            url: PostgresTestSchema.url(url, searchPath: schema), seed: seeded, hasher: .minimal)
+            url: PostgresTestSchema.url(url, searchPath: schema), seed: seeded, hasher: .minimal, poolSize: 4)
         do {
             try await body(database)
         } catch {
@@ -75,13 +75,13 @@ enum PostgresTestSchema {
     }
 
     static func create(_ schema: String, url: String) async throws {
-        let admin = try await StoreDatabase.openUnmigrated(url: url)
+        let admin = try await StoreDatabase.openUnmigrated(url: url, poolSize: 1)
         try await admin.sql.write { connection in try connection.executeScript("CREATE SCHEMA \(schema)") }
         await admin.close()
     }
 
     static func drop(_ schema: String, url: String) async throws {
-        let admin = try await StoreDatabase.openUnmigrated(url: url)
+        let admin = try await StoreDatabase.openUnmigrated(url: url, poolSize: 1)
         try await admin.sql.write { connection in try connection.executeScript("DROP SCHEMA \(schema) CASCADE") }
         await admin.close()
     }

@@ -1,0 +1,94 @@
+import CheckoutKit
+import Foundation
+import StoreAPI
+import StoreDatabase
+
+/// A shopper's basket as the server prices it: lines at current prices, the promotion if it can
+/// still be used, and the shopper's tier.
+struct PricedBasket: Sendable {
+    let stored: StoredBasket
+    let lines: [BasketLine]
+    let promotion: Promotion?
+    /// The stored code when it can no longer be used (expired, used up, removed).
+    let unusableCode: PromotionCode?
+    let tier: Tier
+    let price: PriceBreakdown
+}
+
+/// Reads and changes baskets, always pricing through ``CheckoutKit/Pricing`` — the one copy of
+/// the pricing rules.
+struct BasketService: Sendable {
+    let database: StoreDatabase
+    let configuration: StoreConfiguration
+    let clock: StoreClock
+
+    /// The tier of `shopper` now: Pro or free from the customer's cached subscription facts;
+    /// anonymous shoppers are free. A local read, never a network call.
+    func tier(of shopper: Shopper) async throws -> Tier {
+        guard let customerID = shopper.customerID,
+            let customer = try await database.customers.customer(id: customerID)
+        else { return .free }
+        return customer.subscription.tier(at: clock.now())
+    }
+
+    func priced(_ shopper: Shopper) async throws -> PricedBasket {
+        let stored = try await database.baskets.basket(for: shopper.id)
+        var promotion: Promotion?
+        var unusable: PromotionCode?
+        if let code = stored.promotionCode {
+            let found = try await database.promotions.promotion(code)
+            if let found, found.availability(at: clock.now()) == .available {
+                promotion = found
+            } else {
+                unusable = code
+            }
+        }
+        let tier = try await tier(of: shopper)
+        let lines = stored.basketLines
+        let price = try Pricing.price(lines, promotion: promotion, tier: tier, shipping: configuration.shipping)
+        return PricedBasket(
+            stored: stored, lines: lines, promotion: promotion, unusableCode: unusable, tier: tier, price: price)
+    }
+
+    /// The basket as the API shows it, with each payment method's fee and amount due.
+    func body(for shopper: Shopper) async throws -> BasketBody {
+        let basket = try await priced(shopper)
+        var body = try BasketBody(
+            lines: basket.lines, price: basket.price, promotion: basket.promotion,
+            quotes: try configuration.fees.quotes(total: basket.price.total), locale: configuration.locale)
+        if let code = basket.unusableCode {
+            body.promoNotice = "The code \(code.rawValue) can no longer be used."
+        }
+        return body
+    }
+
+    /// Sets a line's quantity (1…10), adding the line when absent.
+    ///
+    /// - Throws: 404 for an unknown product, 409 when the stock is short.
+    func setQuantity(_ quantity: Quantity, of productID: ProductID, for shopper: Shopper) async throws {
+        guard let product = try await database.catalog.product(productID) else { throw APIError.productNotFound }
+        guard product.stock >= quantity.value else { throw APIError.insufficientStock(available: product.stock) }
+        guard try await database.baskets.setQuantity(quantity, of: productID, for: shopper.id, now: clock.now())
+        else { throw APIError.productNotFound }
+    }
+
+    func removeLine(_ productID: ProductID, for shopper: Shopper) async throws {
+        try await database.baskets.removeLine(productID, for: shopper.id, now: clock.now())
+    }
+
+    /// Applies a code typed by the shopper (trimmed, upper-cased); one code per basket, so it
+    /// replaces any earlier one.
+    ///
+    /// - Throws: 422 "That code isn't valid." for a malformed, unknown, expired or used-up code;
+    ///   the basket is unchanged then.
+    func applyPromotion(_ typed: String, for shopper: Shopper) async throws {
+        guard let code = PromotionCode(typed), let promotion = try await database.promotions.promotion(code),
+            promotion.availability(at: clock.now()) == .available
+        else { throw APIError.invalidPromotion }
+        try await database.baskets.setPromotion(promotion.code, for: shopper.id, now: clock.now())
+    }
+
+    func removePromotion(for shopper: Shopper) async throws {
+        try await database.baskets.setPromotion(nil, for: shopper.id, now: clock.now())
+    }
+}

@@ -1,0 +1,94 @@
+import CheckoutKit
+import Foundation
+import StoreAPI
+import StoreDatabase
+
+/// The catalog as ready-to-send JSON, so reading it never waits on the database.
+///
+/// The snapshot is rebuilt from the database every ``StoreConfiguration/catalogRefreshInterval``
+/// (so stock sold through another server shows up within that time) and at once after this
+/// server changes stock. Readers take the current snapshot under a lock held for a pointer copy.
+final class CatalogCache: Sendable {
+    /// One consistent view of the catalog and its encoded documents.
+    struct Snapshot: Sendable {
+        var products: [Product] = []
+        var categories: [String] = []
+        var productsJSON: [UInt8] = Array("[]".utf8)
+        var productJSON: [ProductID: [UInt8]] = [:]
+        var categoriesJSON: [UInt8] = Array("[]".utf8)
+        var categoryJSON: [String: [UInt8]] = [:]
+        /// Fake-Store documents by the `Host` they were built for (their image URLs are absolute).
+        var fakeStore: [String: FakeStoreDocuments] = [:]
+    }
+
+    struct FakeStoreDocuments: Sendable {
+        var products: [UInt8]
+        var product: [ProductID: [UInt8]]
+        var category: [String: [UInt8]]
+    }
+
+    private let database: StoreDatabase
+    private let snapshot = Locked(Snapshot())
+
+    init(database: StoreDatabase) {
+        self.database = database
+    }
+
+    var current: Snapshot { snapshot.current }
+
+    /// Reads the catalog and replaces the snapshot if anything changed.
+    func refresh() async throws {
+        let products = try await database.catalog.products()
+        let categories = try await database.catalog.categories()
+        let old = snapshot.current
+        guard products != old.products || categories != old.categories else { return }
+        let fresh = try Self.build(products: products, categories: categories)
+        snapshot.withLock { $0 = fresh }
+    }
+
+    /// Refreshes every `interval` until the task is cancelled; failures are retried next time.
+    func refreshPeriodically(every interval: Duration) -> Task<Void, Never> {
+        Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                try? await self?.refresh()
+            }
+        }
+    }
+
+    /// The Fake-Store documents for `host`, built on first use and kept (for a bounded set of hosts).
+    func fakeStoreDocuments(host: String) throws -> FakeStoreDocuments {
+        let current = snapshot.current
+        if let documents = current.fakeStore[host] { return documents }
+        let documents = try Self.buildFakeStore(products: current.products, categories: current.categories, host: host)
+        snapshot.withLock { snapshot in
+            if snapshot.fakeStore.count >= 16 { snapshot.fakeStore.removeAll() }
+            if snapshot.products == current.products { snapshot.fakeStore[host] = documents }
+        }
+        return documents
+    }
+
+    static func build(products: [Product], categories: [String]) throws -> Snapshot {
+        let encoder = StoreJSON.makeEncoder()
+        var snapshot = Snapshot(products: products, categories: categories)
+        let bodies = products.map(ProductBody.init)
+        snapshot.productsJSON = Array(try encoder.encode(bodies))
+        for body in bodies { snapshot.productJSON[ProductID(body.id)] = Array(try encoder.encode(body)) }
+        snapshot.categoriesJSON = Array(try encoder.encode(categories))
+        for category in categories {
+            snapshot.categoryJSON[category] = Array(try encoder.encode(bodies.filter { $0.category == category }))
+        }
+        return snapshot
+    }
+
+    static func buildFakeStore(products: [Product], categories: [String], host: String) throws -> FakeStoreDocuments {
+        let encoder = StoreJSON.makeEncoder()
+        let bodies = products.map { FakeStoreProduct($0, imageBase: "http://\(host)") }
+        var documents = FakeStoreDocuments(products: Array(try encoder.encode(bodies)), product: [:], category: [:])
+        for body in bodies { documents.product[ProductID(body.id)] = Array(try encoder.encode(body)) }
+        for category in categories {
+            documents.category[category] = Array(try encoder.encode(bodies.filter { $0.category == category }))
+        }
+        return documents
+    }
+}

@@ -1,0 +1,47 @@
+import CheckoutKit
+import HTTPServer
+import StoreAPI
+
+/// The shopper's basket: read it, set or remove lines, apply or remove a promotion. Each change
+/// answers with the basket as it now is.
+struct BasketRoutes: Sendable {
+    let sessions: Sessions
+    let baskets: BasketService
+
+    func register(on router: inout Router) {
+        router.get("/api/basket", sessions.authenticated { _, _, shopper in try await basket(shopper) })
+        router.put(
+            "/api/basket/items/{product_id}",
+            sessions.authenticated { request, context, shopper in
+                guard let id = productID(context.parameters["product_id"]) else { throw APIError.productNotFound }
+                let body = try request.decodeJSON(SetQuantityRequest.self)
+                guard let quantity = Quantity(body.quantity) else { throw APIError.invalidQuantity() }
+                try await baskets.setQuantity(quantity, of: id, for: shopper)
+                return try await basket(shopper)
+            })
+        router.delete(
+            "/api/basket/items/{product_id}",
+            sessions.authenticated { _, context, shopper in
+                guard let id = productID(context.parameters["product_id"]) else { throw APIError.productNotFound }
+                try await baskets.removeLine(id, for: shopper)
+                return try await basket(shopper)
+            })
+        router.put(
+            "/api/basket/promotion",
+            sessions.authenticated { request, _, shopper in
+                let body = try request.decodeJSON(ApplyPromotionRequest.self)
+                try await baskets.applyPromotion(body.code, for: shopper)
+                return try await basket(shopper)
+            })
+        router.delete(
+            "/api/basket/promotion",
+            sessions.authenticated { _, _, shopper in
+                try await baskets.removePromotion(for: shopper)
+                return try await basket(shopper)
+            })
+    }
+
+    private func basket(_ shopper: Shopper) async throws -> Response {
+        try respond(try await baskets.body(for: shopper))
+    }
+}

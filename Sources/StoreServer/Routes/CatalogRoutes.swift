@@ -1,0 +1,56 @@
+import CheckoutKit
+import HTTPServer
+import StoreCrypto
+
+/// The catalog and product images: public, cached, answered on the server's network threads
+/// without waiting on the database.
+struct CatalogRoutes: Sendable {
+    let cache: CatalogCache
+    let images: [String: [UInt8]]
+
+    func register(on router: inout Router) {
+        router.get("/api/products", .immediate { _, _ in json(cache.current.productsJSON) })
+        router.get(
+            "/api/products/{id}",
+            .immediate { _, context in
+                guard let id = productID(context.parameters["id"]), let body = cache.current.productJSON[id] else {
+                    throw HTTPError.notFound("There is no such product.")
+                }
+                return json(body)
+            })
+        router.get("/api/categories", .immediate { _, _ in json(cache.current.categoriesJSON) })
+        router.get(
+            "/api/categories/{name}/products",
+            .immediate { _, context in
+                guard let name = context.parameters["name"], let body = cache.current.categoryJSON[name] else {
+                    throw HTTPError.notFound("There is no such category.")
+                }
+                return json(body)
+            })
+        let tags = images.mapValues { "\"" + SHA256.hexDigest($0).prefix(16) + "\"" }
+        router.get(
+            "/images/{file}",
+            .immediate { request, context in
+                guard let file = context.parameters["file"], let bytes = images[file], let tag = tags[file] else {
+                    throw HTTPError.notFound("There is no such image.")
+                }
+                var response =
+                    request.headers["If-None-Match"] == tag
+                    ? Response(status: .notModified) : Response.bytes(bytes, contentType: "image/svg+xml")
+                response.headers.replaceOrAdd(name: "Cache-Control", value: "public, max-age=86400")
+                response.headers.replaceOrAdd(name: "ETag", value: tag)
+                return response
+            })
+    }
+}
+
+/// A cached JSON document as a response.
+func json(_ bytes: [UInt8]) -> Response {
+    Response.bytes(bytes, contentType: "application/json; charset=utf-8")
+}
+
+/// A product id from a path segment: a positive whole number, or `nil`.
+func productID(_ segment: String?) -> ProductID? {
+    guard let segment, let value = Int64(segment), value > 0 else { return nil }
+    return ProductID(value)
+}

@@ -1,0 +1,125 @@
+import CheckoutKit
+import Foundation
+import HTTPServer
+import StoreCrypto
+import StoreDatabase
+
+/// The Fake-Store-compatible routes, so an app written against that public API runs against this
+/// store by changing only the host: that API's shapes (plain-number prices, absolute image URLs,
+/// `name{firstname,lastname}`), backed by the store's real catalog, baskets and customers.
+struct FakeStoreRoutes: Sendable {
+    let cache: CatalogCache
+    let sessions: Sessions
+    let baskets: BasketService
+    let login: Login
+    let database: StoreDatabase
+    let clock: StoreClock
+    /// The host used for image URLs when a request's `Host` header is missing or unusable.
+    let fallbackHost: @Sendable () -> String
+
+    func register(on router: inout Router) {
+        router.get(
+            "/products",
+            .immediate { request, _ in json(try documents(for: request).products) })
+        router.get(
+            "/products/categories",
+            .immediate { _, _ in json(cache.current.categoriesJSON) })
+        router.get(
+            "/products/category/{name}",
+            .immediate { request, context in
+                // That API answers an unknown category with an empty list.
+                json(try documents(for: request).category[context.parameters["name"] ?? ""] ?? Array("[]".utf8))
+            })
+        router.get(
+            "/products/{id}",
+            .immediate { request, context in
+                guard let id = productID(context.parameters["id"]),
+                    let body = try documents(for: request).product[id]
+                else { throw HTTPError.notFound("There is no such product.") }
+                return json(body)
+            })
+        router.post("/auth/login") { request, _ in
+            let body = try request.decodeJSON(FakeStoreLoginRequest.self)
+            let customer = try await login.authenticate(
+                email: body.username, password: body.password, address: request.clientAddress)
+            let token = try await sessions.createForCustomer(customer.id, previous: nil)
+            return try respond(FakeStoreLoginResponse(token: token.text))
+        }
+        router.get(
+            "/users/{id}",
+            sessions.authenticated { _, context, shopper in
+                // Only the signed-in customer's own record; anyone else's is "not found".
+                guard let id = context.parameters["id"].flatMap({ Int64($0) }), id == shopper.customerID?.rawValue,
+                    let customer = try await database.customers.customer(id: CustomerID(rawValue: id))
+                else { throw APIError.userNotFound }
+                return try respond(
+                    FakeStoreUser(
+                        id: customer.id.rawValue, email: customer.email, username: customer.email,
+                        name: FakeStoreUser.Name(firstname: customer.firstName, lastname: customer.lastName)))
+            })
+        router.post("/carts") { request, _ in try await postCart(request) }
+    }
+
+    /// Puts the cart's lines into a basket: the caller's, with a bearer token, or else a new
+    /// anonymous shopper's, whose token comes back in the `X-Session-Token` header so the cart can
+    /// be paid through the native API. Every line is validated first; nothing changes on an error.
+    private func postCart(_ request: Request) async throws -> Response {
+        let cart = try request.decodeJSON(FakeStoreCartRequest.self)
+        var lines: [(ProductID, Quantity)] = []
+        for (index, line) in cart.products.enumerated() {
+            guard line.productId > 0, try await database.catalog.product(ProductID(line.productId)) != nil else {
+                throw APIError(
+                    .unprocessableContent, type: "invalid_body", message: "There is no such product.",
+                    field: "products[\(index)].productId")
+            }
+            guard let quantity = Quantity(line.quantity) else {
+                throw APIError.invalidQuantity(field: "products[\(index)].quantity")
+            }
+            lines.append((ProductID(line.productId), quantity))
+        }
+        var newToken: SecretToken?
+        let shopper: Shopper
+        if let existing = try await sessions.shopper(for: request) {
+            shopper = existing
+        } else if request.headers["Authorization"] != nil {
+            throw APIError.unauthorized
+        } else {
+            let token = try await sessions.createAnonymous()
+            guard let created = try await sessions.shopper(for: token) else { throw APIError.unauthorized }
+            shopper = created
+            newToken = token
+        }
+        for (product, quantity) in lines {
+            try await baskets.setQuantity(quantity, of: product, for: shopper)
+        }
+        let body = FakeStoreCart(
+            id: Self.cartNumber(for: shopper.id), userId: shopper.customerID?.rawValue ?? cart.userId,
+            date: clock.now().formatted(.iso8601), products: cart.products)
+        var response = try respond(body, status: .created)
+        if let newToken { response.headers.replaceOrAdd(name: "X-Session-Token", value: newToken.text) }
+        return response
+    }
+
+    /// A stable number for a shopper's basket (that API numbers carts), derived from the shopper's
+    /// opaque id so it reveals nothing about other carts.
+    static func cartNumber(for shopper: ShopperID) -> Int64 {
+        let digest = SHA256.digest(Array(shopper.rawValue.utf8))
+        return digest.prefix(6).reduce(Int64(0)) { $0 << 8 | Int64($1) } + 1
+    }
+
+    private func documents(for request: Request) throws -> CatalogCache.FakeStoreDocuments {
+        try cache.fakeStoreDocuments(host: Self.usableHost(request.headers["Host"]) ?? fallbackHost())
+    }
+
+    /// The `Host` header when it is a plausible host[:port] (letters, digits, `.-:[]`), else `nil`,
+    /// so nothing odd from a request ends up inside a URL the store hands out.
+    static func usableHost(_ host: String?) -> String? {
+        guard let host, !host.isEmpty, host.utf8.count <= 255,
+            host.unicodeScalars.allSatisfy({ scalar in
+                scalar.properties.isASCIIHexDigit || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+                    || ".-:[]".unicodeScalars.contains(scalar)
+            })
+        else { return nil }
+        return host
+    }
+}

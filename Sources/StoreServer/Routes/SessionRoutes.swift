@@ -1,0 +1,36 @@
+import HTTPServer
+import StoreAPI
+
+/// `POST /api/sessions` (a new anonymous shopper) and `POST /api/login` (a customer session).
+struct SessionRoutes: Sendable {
+    let sessions: Sessions
+    let login: Login
+
+    func register(on router: inout Router) {
+        router.post("/api/sessions") { _, _ in
+            let token = try await sessions.createAnonymous()
+            return try respond(SessionResponse(token: token.text), status: .created)
+        }
+        router.post("/api/login") { request, _ in
+            let body = try request.decodeJSON(LoginRequest.self)
+            let customer = try await login.authenticate(
+                email: body.email, password: body.password, address: request.clientAddress)
+            // Logging in keeps the basket of the anonymous session the caller had, if any.
+            let previous = try await sessions.shopper(for: request)
+            let token = try await sessions.createForCustomer(
+                customer.id, previous: previous?.customerID == nil ? previous : nil)
+            return try respond(
+                LoginResponse(
+                    token: token.text,
+                    customer: CustomerBody(
+                        email: customer.email, firstName: customer.firstName, lastName: customer.lastName)))
+        }
+    }
+}
+
+/// A JSON response in the store's encoding, never cached by intermediaries.
+func respond(_ value: some Encodable, status: HTTPStatus = .ok) throws -> Response {
+    var response = try Response.json(value, status: status, encoder: StoreJSON.makeEncoder())
+    response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+    return response
+}

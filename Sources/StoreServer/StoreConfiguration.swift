@@ -1,0 +1,50 @@
+import CheckoutKit
+import Foundation
+
+/// The store's rules and limits that are configuration rather than code.
+public struct StoreConfiguration: Sendable {
+    /// The store's currency: every basket is priced in it.
+    public var currency: Currency
+    public var shipping: ShippingPolicy
+    public var fees: FeePolicy
+    /// The locale of messages that contain amounts ("Add €5.00 more to use BIG20.").
+    public var locale: Locale
+    /// How long a session token stays valid.
+    public var sessionLifetime: TimeInterval
+    /// How often the catalog snapshot served to readers is refreshed from the database (changes
+    /// made through this server refresh it at once).
+    public var catalogRefreshInterval: Duration
+    /// Failed logins allowed per account, and per client address, within ``loginThrottleWindow``.
+    public var loginFailuresPerAccount: Int
+    public var loginFailuresPerAddress: Int
+    public var loginThrottleWindow: TimeInterval
+
+    public init(
+        currency: Currency = .eur, shipping: ShippingPolicy = .standard, fees: FeePolicy = .standard,
+        locale: Locale = Locale(identifier: "en_US"), sessionLifetime: TimeInterval = 30 * 24 * 3_600,
+        catalogRefreshInterval: Duration = .seconds(1), loginFailuresPerAccount: Int = 5,
+        loginFailuresPerAddress: Int = 20, loginThrottleWindow: TimeInterval = 15 * 60
+    ) {
+        self.currency = currency
+        self.shipping = shipping
+        self.fees = fees
+        self.locale = locale
+        self.sessionLifetime = sessionLifetime
+        self.catalogRefreshInterval = catalogRefreshInterval
+        self.loginFailuresPerAccount = loginFailuresPerAccount
+        self.loginFailuresPerAddress = loginFailuresPerAddress
+        self.loginThrottleWindow = loginThrottleWindow
+    }
+}
+
+/// The store's sense of time, injected so tests can move it.
+public struct StoreClock: Sendable {
+    public let now: @Sendable () -> Date
+
+    public init(now: @escaping @Sendable () -> Date) {
+        self.now = now
+    }
+
+    /// The system clock.
+    public static let system = StoreClock { Date() }
+}

@@ -1,0 +1,115 @@
+import CheckoutKit
+import Foundation
+import HTTPServer
+import StoreCrypto
+import StoreDatabase
+
+/// The store as a running HTTP server: the JSON API, the Fake-Store-compatible routes and the
+/// product images, over one database.
+public final class StoreServer: Sendable {
+    public struct Options: Sendable {
+        public var host: String
+        /// 0 picks a free port.
+        public var port: Int
+        public var configuration: StoreConfiguration
+        public var clock: StoreClock
+        public var hasher: PasswordHasher
+        public var accessLog: AccessLog
+
+        public init(
+            host: String = "127.0.0.1", port: Int = 8080, configuration: StoreConfiguration = StoreConfiguration(),
+            clock: StoreClock = .system, hasher: PasswordHasher = .interactive, accessLog: AccessLog = .standardError
+        ) {
+            self.host = host
+            self.port = port
+            self.configuration = configuration
+            self.clock = clock
+            self.hasher = hasher
+            self.accessLog = accessLog
+        }
+    }
+
+    /// Headers on every response, errors included.
+    static let securityHeaders: HTTPHeaders = [
+        "X-Content-Type-Options": "nosniff",
+        "Content-Security-Policy":
+            "default-src 'self'; img-src 'self'; style-src 'self'; script-src 'none'; object-src 'none'; "
+            + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        "X-Frame-Options": "DENY",
+        "Referrer-Policy": "no-referrer",
+        "Cross-Origin-Opener-Policy": "same-origin",
+    ]
+
+    public let database: StoreDatabase
+    private let server: HTTPServer
+    private let catalog: CatalogCache
+    private let refresher = Locked<Task<Void, Never>?>(nil)
+
+    /// Builds the server over an open, migrated `database`. Call ``start()`` to accept connections.
+    public init(database: StoreDatabase, options: Options = Options()) async throws {
+        self.database = database
+        let configuration = options.configuration
+        let catalog = CatalogCache(database: database)
+        try await catalog.refresh()
+        self.catalog = catalog
+        let sessions = Sessions(database: database, clock: options.clock, lifetime: configuration.sessionLifetime)
+        let baskets = BasketService(database: database, configuration: configuration, clock: options.clock)
+        let hasher = options.hasher
+        let decoyHash = try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try hasher.hash("decoy password") }) }
+        }
+        let login = Login(
+            database: database, hasher: options.hasher,
+            throttle: LoginThrottle(
+                perAccount: configuration.loginFailuresPerAccount, perAddress: configuration.loginFailuresPerAddress,
+                window: configuration.loginThrottleWindow),
+            clock: options.clock, decoyHash: decoyHash)
+        let portBox = Locked(options.port)
+
+        var router = Router()
+        router.use(ErrorMiddleware())  // outermost: turns every typed error below into its answer
+        router.use(CardNumberGuard())
+        CatalogRoutes(cache: catalog, images: try ProductImages.load()).register(on: &router)
+        SessionRoutes(sessions: sessions, login: login).register(on: &router)
+        BasketRoutes(sessions: sessions, baskets: baskets).register(on: &router)
+        ProfileRoutes(sessions: sessions, database: database, clock: options.clock).register(on: &router)
+        FakeStoreRoutes(
+            cache: catalog, sessions: sessions, baskets: baskets, login: login, database: database,
+            clock: options.clock, fallbackHost: { "\(options.host):\(portBox.current)" }
+        ).register(on: &router)
+
+        var httpConfiguration = HTTPServer.Configuration()
+        httpConfiguration.host = options.host
+        httpConfiguration.port = options.port
+        httpConfiguration.defaultHeaders = Self.securityHeaders
+        let accessLog = options.accessLog
+        httpConfiguration.accessLog = { entry in accessLog.record(entry) }
+        server = HTTPServer(configuration: httpConfiguration, router: router)
+        self.portBox = portBox
+        self.refreshInterval = configuration.catalogRefreshInterval
+    }
+
+    private let portBox: Locked<Int>
+    private let refreshInterval: Duration
+
+    /// Starts accepting connections.
+    public func start() throws {
+        try server.start()
+        portBox.withLock { $0 = server.port }
+        let task = catalog.refreshPeriodically(every: refreshInterval)
+        refresher.withLock { $0 = task }
+    }
+
+    /// The port the server listens on (the real one when started with port 0).
+    public var port: Int { server.port }
+
+    /// Stops accepting connections, finishes the requests in flight, then stops.
+    /// The database stays open; the caller closes it.
+    public func shutdown() async {
+        refresher.withLock { task in
+            task?.cancel()
+            task = nil
+        }
+        await server.shutdown()
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import StoreDatabase
+import StoreServer
+
+/// The store's server and database while `store serve` runs.
+struct RunningStore: Sendable {
+    let server: StoreServer
+    let database: StoreDatabase
+    let address: String
+
+    static func start(_ options: StoreCommand.ServeOptions) async throws -> RunningStore {
+        let database: StoreDatabase
+        do {
+            database = try await StoreDatabase.open(url: options.database)
+        } catch {
+            throw StartError("cannot open the database \(redacted(options.database)): \(error)")
+        }
+        do {
+            let server = try await StoreServer(
+                database: database, options: StoreServer.Options(host: options.host, port: options.port))
+            try server.start()
+            let host = options.host.contains(":") ? "[\(options.host)]" : options.host
+            return RunningStore(server: server, database: database, address: "http://\(host):\(server.port)")
+        } catch {
+            await database.close()
+            throw StartError("cannot start the server on \(options.host):\(options.port): \(error)")
+        }
+    }
+
+    /// Stops accepting connections, finishes the requests in flight, closes the database.
+    func stop() async {
+        await server.shutdown()
+        await database.close()
+    }
+}
+
+func migrate(url: String) async throws {
+    let database = try await StoreDatabase.open(url: url)
+    await database.close()
+    print("migrated and seeded \(redacted(url))")
+}
+
+func redacted(_ url: String) -> String {
+    (try? DatabaseURL(url).redacted) ?? "(invalid URL)"
+}
+
+struct StartError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+func fail(_ message: String, code: Int32) -> Never {
+    FileHandle.standardError.write(Data("store: \(message)\n".utf8))
+    exit(code)
+}
+
+/// Runs `body` in a task and blocks the calling (main) thread until it finishes.
+func waitFor<Value: Sendable>(_ body: @escaping @Sendable () async throws -> Value) throws -> Value {
+    let outcome = Outcome<Value>()
+    Task {
+        do { outcome.finish(.success(try await body())) } catch { outcome.finish(.failure(error)) }
+    }
+    return try outcome.wait()
+}
+
+/// A result handed from a task to a waiting thread.
+final class Outcome<Value: Sendable>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var result: Result<Value, any Error>?
+
+    func finish(_ result: Result<Value, any Error>) {
+        condition.lock()
+        self.result = result
+        condition.signal()
+        condition.unlock()
+    }
+
+    func wait() throws -> Value {
+        condition.lock()
+        defer { condition.unlock() }
+        while result == nil { condition.wait() }
+        return try result?.get() ?? { throw StartError("no result") }()
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import StoreDatabase
+
+/// What the command line asked for.
+enum StoreCommand: Equatable {
+    case serve(ServeOptions)
+    case migrate(database: String)
+    case help(topic: String?)
+
+    struct ServeOptions: Equatable {
+        var host = "127.0.0.1"
+        var port = 8080
+        var database: String
+    }
+
+    /// A command line that could not be understood, with the reason.
+    struct UsageError: Error, Equatable {
+        let message: String
+    }
+
+    /// Reads `arguments` (without the program name); `environment` supplies `STORE_DATABASE_URL`.
+    static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> StoreCommand {
+        let defaultDatabase =
+            environment["STORE_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? "sqlite:.store/store.sqlite"
+        guard let command = arguments.first else { return .help(topic: nil) }
+        var rest = arguments.dropFirst()
+        func value(for option: String) throws(UsageError) -> String {
+            guard let value = rest.popFirst(), !value.hasPrefix("--") else {
+                throw UsageError(message: "\(option) needs a value")
+            }
+            return value
+        }
+        switch command {
+        case "-h", "--help", "help":
+            return .help(topic: rest.first)
+        case "serve":
+            var options = ServeOptions(database: defaultDatabase)
+            while let option = rest.popFirst() {
+                switch option {
+                case "-h", "--help": return .help(topic: "serve")
+                case "--host": options.host = try value(for: option)
+                case "--port":
+                    let text = try value(for: option)
+                    guard let port = Int(text), (0...65_535).contains(port) else {
+                        throw UsageError(message: "--port must be a number from 0 to 65535 (0 picks a free port)")
+                    }
+                    options.port = port
+                case "--database": options.database = try value(for: option)
+                default: throw UsageError(message: "unknown option \(option) for serve")
+                }
+            }
+            do { _ = try DatabaseURL(options.database) } catch { throw UsageError(message: error.description) }
+            return .serve(options)
+        case "migrate":
+            var database = defaultDatabase
+            while let option = rest.popFirst() {
+                switch option {
+                case "-h", "--help": return .help(topic: "migrate")
+                case "--database": database = try value(for: option)
+                default: throw UsageError(message: "unknown option \(option) for migrate")
+                }
+            }
+            do { _ = try DatabaseURL(database) } catch { throw UsageError(message: error.description) }
+            return .migrate(database: database)
+        default:
+            throw UsageError(message: "unknown command \(command)")
+        }
+    }
+
+    static let usage = """
+        store — the OnlineStore server
+
+        USAGE
+          store serve [--host HOST] [--port PORT] [--database URL]
+          store migrate [--database URL]
+          store help [COMMAND]
+
+        COMMANDS
+          serve     Opens the database (creating, migrating and seeding it on first run) and serves the
+                    store: the JSON API under /api, the Fake-Store-compatible routes and the product images.
+                    Once it accepts connections, its first line on standard output is
+                      listening on http://HOST:PORT
+                    One JSON line per request goes to standard error (method, route, status, duration;
+                    never a token, a password, a body or card data). SIGINT or SIGTERM stops accepting
+                    connections, finishes the requests in flight, closes the database and exits 0.
+          migrate   Applies pending schema migrations and seeds the store, then exits.
+          help      Shows this text.
+
+        OPTIONS
+          --host HOST       Address to listen on (default 127.0.0.1).
+          --port PORT       Port to listen on (default 8080; 0 picks a free port).
+          --database URL    sqlite:PATH (default sqlite:.store/store.sqlite; the directory is created)
+                            or postgres://user[:password]@host:port/dbname. When absent, the
+                            STORE_DATABASE_URL environment variable is used if set.
+
+        EXAMPLES
+          store serve
+          store serve --port 0 --database sqlite:/tmp/shop.sqlite
+          STORE_DATABASE_URL=postgres://store@127.0.0.1:5432/store store serve --host 0.0.0.0
+        """
+}

@@ -1,0 +1,42 @@
+import Foundation
+import HTTPServer
+import StoreDatabase
+import StoreServer
+
+// The main thread stays synchronous: it blocks SIGINT/SIGTERM before any other thread exists (so
+// every thread inherits the mask) and later waits for them with sigwait. Async work runs in tasks
+// the main thread waits for; it never runs the dispatch main queue, which would reset its mask.
+TerminationSignals.block()
+
+let command: StoreCommand
+do {
+    command = try StoreCommand.parse(
+        Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+} catch {
+    fail("\(error.message)\nRun 'store --help' for usage.", code: 64)
+}
+
+switch command {
+case .help:
+    print(StoreCommand.usage)
+case .migrate(let url):
+    do {
+        try waitFor { try await migrate(url: url) }
+    } catch {
+        fail("cannot prepare the database: \(error)", code: 1)
+    }
+case .serve(let options):
+    let running: RunningStore
+    do {
+        running = try waitFor { try await RunningStore.start(options) }
+    } catch {
+        fail("\(error)", code: 1)
+    }
+    // Written straight to the file descriptor: whoever waits for this line sees it at once.
+    FileHandle.standardOutput.write(Data("listening on \(running.address)\n".utf8))
+    let signal = TerminationSignals.wait()
+    FileHandle.standardError.write(Data("store: signal \(signal): finishing the requests in flight\n".utf8))
+    try? waitFor { await running.stop() }
+    FileHandle.standardError.write(Data("store: stopped\n".utf8))
+}
+exit(0)

@@ -1,0 +1,183 @@
+import CheckoutKit
+import Foundation
+import StoreAPI
+import StoreCrypto
+import StoreDatabase
+import StoreServer
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The backends every end-to-end test runs against.
+enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite
+    case postgres
+
+    var testDescription: String { rawValue }
+
+    static var postgresURL: String? {
+        ProcessInfo.processInfo.environment["STORE_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+}
+
+/// Collects access-log lines in memory.
+final class LogLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+
+    func append(_ line: String) {
+        lock.lock()
+        lines.append(line)
+        lock.unlock()
+    }
+
+    var all: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return lines
+    }
+}
+
+/// A running store on a loopback port over a fresh database, and a client for it.
+struct TestStore: Sendable {
+    let server: StoreServer
+    let database: StoreDatabase
+    let base: URL
+    let log: LogLines
+
+    /// Runs `body` against a fresh store on `backend`, then stops it and removes its data.
+    /// On PostgreSQL without a server: a failure in CI, a visible skip elsewhere.
+    static func with(
+        _ backend: Backend, clock: StoreClock = .system, _ body: (TestStore) async throws -> Void
+    ) async throws {
+        let url: String
+        var cleanup: @Sendable () async throws -> Void = {}
+        switch backend {
+        case .sqlite:
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "store-e2e-\(UUID().uuidString)")
+            url = "sqlite:\(directory.appendingPathComponent("store.sqlite").path)"
+            cleanup = { try? FileManager.default.removeItem(at: directory) }
+        case .postgres:
+            guard let base = Backend.postgresURL else {
+                if ProcessInfo.processInfo.environment["CI"] == "true" {
+                    Issue.record("PostgreSQL is required in CI: STORE_TEST_POSTGRES_URL is not set")
+                } else {
+                    print("skipped on PostgreSQL: STORE_TEST_POSTGRES_URL is not set (make test starts a server)")
+                }
+                return
+            }
+            let schema = "e2e_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
+            let admin = try await StoreDatabase.openUnmigrated(url: base, poolSize: 1)
+            try await admin.sql.write { try $0.executeScript("CREATE SCHEMA \(schema)") }
+            await admin.close()
+            url = base + (base.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
+            cleanup = {
+                let admin = try await StoreDatabase.openUnmigrated(url: base, poolSize: 1)
+                try await admin.sql.write { try $0.executeScript("DROP SCHEMA \(schema) CASCADE") }
+                await admin.close()
+            }
+        }
+        let database = try await StoreDatabase.open(url: url, hasher: .minimal, poolSize: 4)
+        let log = LogLines()
+        let server = try await StoreServer(
+            database: database,
+            options: StoreServer.Options(
+                port: 0, clock: clock, hasher: .minimal, accessLog: AccessLog { log.append($0) }))
+        try server.start()
+        guard let base = URL(string: "http://127.0.0.1:\(server.port)") else { throw TestError("bad base URL") }
+        let store = TestStore(server: server, database: database, base: base, log: log)
+        do {
+            try await body(store)
+        } catch {
+            await server.shutdown()
+            await database.close()
+            try await cleanup()
+            throw error
+        }
+        await server.shutdown()
+        await database.close()
+        try await cleanup()
+    }
+
+    // MARK: Client
+
+    struct Reply: Sendable {
+        let status: Int
+        let headers: [String: String]
+        let body: Data
+
+        var text: String { String(decoding: body, as: UTF8.self) }
+
+        func decode<T: Decodable>(_ type: T.Type) throws -> T {
+            try StoreJSON.makeDecoder().decode(type, from: body)
+        }
+
+        func header(_ name: String) -> String? {
+            headers.first { $0.key.lowercased() == name.lowercased() }?.value
+        }
+
+        /// The `type` of an error body.
+        var errorType: String? { try? decode(ErrorBody.self).error.type }
+    }
+
+    static let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 30
+        configuration.httpMaximumConnectionsPerHost = 16
+        return URLSession(configuration: configuration)
+    }()
+
+    func send(
+        _ method: String, _ path: String, token: String? = nil, json: String? = nil, body: Data? = nil,
+        headers: [String: String] = [:]
+    ) async throws -> Reply {
+        guard let url = URL(string: path, relativeTo: base) else { throw TestError("bad path \(path)") }
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if let json {
+            request.httpBody = Data(json.utf8)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        if let body { request.httpBody = body }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let (data, response) = try await Self.session.data(for: request)
+        guard let http = response as? HTTPURLResponse else { throw TestError("not an HTTP response") }
+        var headers: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String, let value = value as? String { headers[name] = value }
+        }
+        return Reply(status: http.statusCode, headers: headers, body: data)
+    }
+
+    /// A new anonymous session's token.
+    func newSession() async throws -> String {
+        let reply = try await send("POST", "/api/sessions")
+        #expect(reply.status == 201)
+        return try reply.decode(SessionResponse.self).token
+    }
+
+    func login(_ email: String, _ password: String, token: String? = nil) async throws -> Reply {
+        try await send("POST", "/api/login", token: token, json: #"{"email":"\#(email)","password":"\#(password)"}"#)
+    }
+
+    func setQuantity(_ quantity: Int, of product: Int, token: String) async throws -> Reply {
+        try await send("PUT", "/api/basket/items/\(product)", token: token, json: #"{"quantity":\#(quantity)}"#)
+    }
+
+    func basket(_ token: String) async throws -> BasketBody {
+        let reply = try await send("GET", "/api/basket", token: token)
+        guard reply.status == 200 else { throw TestError("GET /api/basket answered \(reply.status): \(reply.text)") }
+        return try reply.decode(BasketBody.self)
+    }
+}
+
+struct TestError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+func eur(_ cents: Int64) -> Money { Money(minorUnits: cents, currency: .eur) }
