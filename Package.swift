@@ -30,10 +30,16 @@ let package = Package(
         // The store server: routes, sessions, baskets, checkout, over HTTPServer and StoreDatabase.
         .target(
             name: "StoreServer",
-            dependencies: ["CheckoutKit", "StoreAPI", "StoreDatabase", "StoreCrypto", "HTTPServer"],
+            dependencies: ["CheckoutKit", "StoreAPI", "StoreDatabase", "StoreCrypto", "HTTPServer", "PaymentProvider"],
+            swiftSettings: strictSwift),
+        // The payment provider port and the sandbox provider with its own durable ledger.
+        .target(
+            name: "PaymentProvider", dependencies: ["CheckoutKit", "StoreSQL", "StoreDatabase"],
             swiftSettings: strictSwift),
         // The `store` command: serve (and its help).
-        .executableTarget(name: "store", dependencies: ["StoreServer", "StoreDatabase"], swiftSettings: strictSwift),
+        .executableTarget(
+            name: "store", dependencies: ["StoreServer", "StoreDatabase", "PaymentProvider"], swiftSettings: strictSwift
+        ),
         // Password hashes (Argon2id), session tokens and digests over libsodium.
         .target(name: "StoreCrypto", dependencies: ["CSodium"], swiftSettings: strictSwift),
 
@@ -65,7 +71,9 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strictSwift),
         .testTarget(
             name: "StoreServerTests",
-            dependencies: ["StoreServer", "StoreDatabase", "StoreAPI", "CheckoutKit", "StoreCrypto"],
+            dependencies: [
+                "StoreServer", "StoreDatabase", "StoreAPI", "CheckoutKit", "StoreCrypto", "PaymentProvider",
+            ],
             swiftSettings: strictSwift),
         .testTarget(name: "StoreCryptoTests", dependencies: ["StoreCrypto"], swiftSettings: strictSwift),
 

@@ -1,6 +1,7 @@
 import CheckoutKit
 import Foundation
 import HTTPServer
+import PaymentProvider
 import StoreCrypto
 import StoreDatabase
 
@@ -15,11 +16,19 @@ public final class StoreServer: Sendable {
         public var clock: StoreClock
         public var hasher: PasswordHasher
         public var accessLog: AccessLog
+        /// Who charges the shopper (the sandbox provider in this store).
+        public var provider: any PaymentProvider
+        /// How often attempts whose request died are resolved with the provider.
+        public var reconciliationInterval: Duration
 
         public init(
-            host: String = "127.0.0.1", port: Int = 8080, configuration: StoreConfiguration = StoreConfiguration(),
-            clock: StoreClock = .system, hasher: PasswordHasher = .interactive, accessLog: AccessLog = .standardError
+            provider: any PaymentProvider, host: String = "127.0.0.1", port: Int = 8080,
+            configuration: StoreConfiguration = StoreConfiguration(), clock: StoreClock = .system,
+            hasher: PasswordHasher = .interactive, accessLog: AccessLog = .standardError,
+            reconciliationInterval: Duration = .seconds(5)
         ) {
+            self.provider = provider
+            self.reconciliationInterval = reconciliationInterval
             self.host = host
             self.port = port
             self.configuration = configuration
@@ -43,10 +52,10 @@ public final class StoreServer: Sendable {
     public let database: StoreDatabase
     private let server: HTTPServer
     private let catalog: CatalogCache
-    private let refresher = Locked<Task<Void, Never>?>(nil)
+    private let refresher = Locked<[Task<Void, Never>]>([])
 
     /// Builds the server over an open, migrated `database`. Call ``start()`` to accept connections.
-    public init(database: StoreDatabase, options: Options = Options()) async throws {
+    public init(database: StoreDatabase, options: Options) async throws {
         self.database = database
         let configuration = options.configuration
         let catalog = CatalogCache(database: database)
@@ -73,6 +82,11 @@ public final class StoreServer: Sendable {
         SessionRoutes(sessions: sessions, login: login).register(on: &router)
         BasketRoutes(sessions: sessions, baskets: baskets).register(on: &router)
         ProfileRoutes(sessions: sessions, database: database, clock: options.clock).register(on: &router)
+        let checkout = CheckoutService(
+            database: database, baskets: baskets, provider: options.provider, configuration: configuration,
+            clock: options.clock, stockChanged: { Task { try? await catalog.refresh() } })
+        self.checkout = checkout
+        CheckoutRoutes(sessions: sessions, checkout: checkout, database: database).register(on: &router)
         FakeStoreRoutes(
             cache: catalog, sessions: sessions, baskets: baskets, login: login, database: database,
             clock: options.clock, fallbackHost: { "\(options.host):\(portBox.current)" }
@@ -87,17 +101,38 @@ public final class StoreServer: Sendable {
         server = HTTPServer(configuration: httpConfiguration, router: router)
         self.portBox = portBox
         self.refreshInterval = configuration.catalogRefreshInterval
+        self.reconciliationInterval = options.reconciliationInterval
+        self.clock = options.clock
     }
 
     private let portBox: Locked<Int>
     private let refreshInterval: Duration
+    private let reconciliationInterval: Duration
+    private let checkout: CheckoutService
+    private let clock: StoreClock
 
-    /// Starts accepting connections.
-    public func start() throws {
+    /// Resolves the payments a previous run left unfinished, then starts accepting connections.
+    ///
+    /// On SQLite no other server can be working on them, so every pending attempt is resolved now
+    /// (asking the provider again with the same key); on PostgreSQL, attempts held by another
+    /// server are left to it until their lease runs out, and a background pass takes over the rest.
+    public func start() async throws {
+        if database.sql.dialect == .sqlite {
+            try await database.payments.releaseAllLeases(now: clock.now())
+        }
+        await checkout.reconcile()
         try server.start()
         portBox.withLock { $0 = server.port }
-        let task = catalog.refreshPeriodically(every: refreshInterval)
-        refresher.withLock { $0 = task }
+        let refresh = catalog.refreshPeriodically(every: refreshInterval)
+        let checkout = self.checkout
+        let interval = reconciliationInterval
+        let reconcile = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                await checkout.reconcile()
+            }
+        }
+        refresher.withLock { $0 = [refresh, reconcile] }
     }
 
     /// The port the server listens on (the real one when started with port 0).
@@ -106,9 +141,9 @@ public final class StoreServer: Sendable {
     /// Stops accepting connections, finishes the requests in flight, then stops.
     /// The database stays open; the caller closes it.
     public func shutdown() async {
-        refresher.withLock { task in
-            task?.cancel()
-            task = nil
+        refresher.withLock { tasks in
+            for task in tasks { task.cancel() }
+            tasks = []
         }
         await server.shutdown()
     }

@@ -1,4 +1,5 @@
 import Foundation
+import PaymentProvider
 import StoreDatabase
 import StoreServer
 
@@ -6,6 +7,7 @@ import StoreServer
 struct RunningStore: Sendable {
     let server: StoreServer
     let database: StoreDatabase
+    let provider: SandboxProvider
     let address: String
 
     static func start(_ options: StoreCommand.ServeOptions) async throws -> RunningStore {
@@ -15,13 +17,23 @@ struct RunningStore: Sendable {
         } catch {
             throw StartError("cannot open the database \(redacted(options.database)): \(error)")
         }
+        let provider: SandboxProvider
+        do {
+            provider = try await SandboxProvider.open(url: SandboxProvider.defaultLedgerURL(forStore: options.database))
+        } catch {
+            await database.close()
+            throw StartError("cannot open the sandbox payment provider's ledger: \(error)")
+        }
         do {
             let server = try await StoreServer(
-                database: database, options: StoreServer.Options(host: options.host, port: options.port))
-            try server.start()
+                database: database,
+                options: StoreServer.Options(provider: provider, host: options.host, port: options.port))
+            try await server.start()
             let host = options.host.contains(":") ? "[\(options.host)]" : options.host
-            return RunningStore(server: server, database: database, address: "http://\(host):\(server.port)")
+            return RunningStore(
+                server: server, database: database, provider: provider, address: "http://\(host):\(server.port)")
         } catch {
+            await provider.close()
             await database.close()
             throw StartError("cannot start the server on \(options.host):\(options.port): \(error)")
         }
@@ -30,6 +42,7 @@ struct RunningStore: Sendable {
     /// Stops accepting connections, finishes the requests in flight, closes the database.
     func stop() async {
         await server.shutdown()
+        await provider.close()
         await database.close()
     }
 }

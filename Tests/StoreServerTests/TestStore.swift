@@ -1,5 +1,6 @@
 import CheckoutKit
 import Foundation
+import PaymentProvider
 import StoreAPI
 import StoreCrypto
 import StoreDatabase
@@ -44,6 +45,7 @@ final class LogLines: @unchecked Sendable {
 struct TestStore: Sendable {
     let server: StoreServer
     let database: StoreDatabase
+    let provider: SandboxProvider
     let base: URL
     let log: LogLines
 
@@ -81,23 +83,26 @@ struct TestStore: Sendable {
             }
         }
         let database = try await StoreDatabase.open(url: url, hasher: .minimal, poolSize: 4)
+        let provider = try await SandboxProvider.open(url: try SandboxProvider.defaultLedgerURL(forStore: url))
         let log = LogLines()
         let server = try await StoreServer(
             database: database,
             options: StoreServer.Options(
-                port: 0, clock: clock, hasher: .minimal, accessLog: AccessLog { log.append($0) }))
-        try server.start()
+                provider: provider, port: 0, clock: clock, hasher: .minimal, accessLog: AccessLog { log.append($0) }))
+        try await server.start()
         guard let base = URL(string: "http://127.0.0.1:\(server.port)") else { throw TestError("bad base URL") }
-        let store = TestStore(server: server, database: database, base: base, log: log)
+        let store = TestStore(server: server, database: database, provider: provider, base: base, log: log)
         do {
             try await body(store)
         } catch {
             await server.shutdown()
+            await provider.close()
             await database.close()
             try await cleanup()
             throw error
         }
         await server.shutdown()
+        await provider.close()
         await database.close()
         try await cleanup()
     }

@@ -71,6 +71,31 @@ public struct PaymentRepository: Sendable {
         }
     }
 
+    /// Ends this caller's hold on a pending attempt (its provider call failed without an answer), so
+    /// that a retry with the same key may claim it at once instead of waiting for the lease to run out.
+    public func releaseLease(_ id: AttemptID, now: Date) async throws {
+        try await database.write { connection in
+            try connection.execute(
+                """
+                UPDATE payment_attempts SET lease_expires_at = \(now.unixMilliseconds), updated_at = \(now.unixMilliseconds)
+                WHERE id = \(id.rawValue) AND state = 'pending'
+                """)
+        }
+    }
+
+    /// Ends every lease on pending attempts. Only for a database no other server is using (an
+    /// SQLite file at start-up): no request can still be working on them.
+    @discardableResult
+    public func releaseAllLeases(now: Date) async throws -> Int {
+        try await database.write { connection in
+            try connection.execute(
+                """
+                UPDATE payment_attempts SET lease_expires_at = \(now.unixMilliseconds)
+                WHERE state = 'pending' AND lease_expires_at > \(now.unixMilliseconds)
+                """)
+        }
+    }
+
     /// Records that the attempt was paid: the order (prices as charged), the response to replay,
     /// the emptied basket and the analytics event, in one transaction.
     ///

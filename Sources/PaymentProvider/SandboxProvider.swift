@@ -1,0 +1,159 @@
+import CheckoutKit
+import Foundation
+import StoreDatabase
+import StoreSQL
+
+/// The built-in provider that behaves like a real provider's test mode (SPEC §5).
+///
+/// | token | outcome |
+/// |---|---|
+/// | `tok_visa`, `tok_mastercard` | approved |
+/// | `tok_chargeDeclined` | declined, `card_declined` |
+/// | `tok_insufficientFunds` | declined, `insufficient_funds` |
+/// | `tok_timeout` | charged, then the answer is lost (``ProviderError/timedOut``) |
+/// | `tok_unavailable` | down before charging (``ProviderError/unavailable``), nothing charged |
+///
+/// Payment links and QR codes are approved; any other card token is declined as `invalid_token`.
+///
+/// Like a real provider it is *outside* the store's failures: its ledger is its own table,
+/// reached through its own connections and committed in its own transactions (on SQLite, its own
+/// file), so it survives the store being killed and is what tests count charges in. It is
+/// idempotent on the key: a key seen before returns the recorded outcome and charges nothing.
+public final class SandboxProvider: PaymentProvider {
+    private let ledger: any SQLDatabase
+    private let clock: @Sendable () -> Date
+
+    /// Opens (creating if needed) the ledger at `url`: `sqlite:PATH` or a `postgres://` URL.
+    public static func open(
+        url: String, clock: @escaping @Sendable () -> Date = { Date() }
+    ) async throws
+        -> SandboxProvider
+    {
+        let database = try await StoreDatabase.openUnmigrated(url: url, poolSize: 4)
+        try await database.sql.write { connection in
+            try connection.executeScript(
+                """
+                CREATE TABLE IF NOT EXISTS sandbox_charges (
+                    key TEXT PRIMARY KEY,
+                    charge_id TEXT NOT NULL UNIQUE,
+                    outcome TEXT NOT NULL CHECK (outcome IN ('approved', 'declined')),
+                    decline_reason TEXT,
+                    card_brand TEXT,
+                    method TEXT NOT NULL,
+                    amount_minor BIGINT NOT NULL,
+                    currency TEXT NOT NULL,
+                    created_at BIGINT NOT NULL
+                )
+                """)
+        }
+        return SandboxProvider(ledger: database.sql, clock: clock)
+    }
+
+    init(ledger: any SQLDatabase, clock: @escaping @Sendable () -> Date) {
+        self.ledger = ledger
+        self.clock = clock
+    }
+
+    /// The default ledger for a store database: a sibling SQLite file, or the same PostgreSQL
+    /// database (its own table, its own connections) so that every server of a fleet shares it.
+    public static func defaultLedgerURL(forStore url: String) throws -> String {
+        switch try DatabaseURL(url) {
+        case .sqlite(let path): return "sqlite:\(path).sandbox-provider"
+        case .postgres(let url): return url
+        }
+    }
+
+    public func close() async {
+        await ledger.close()
+    }
+
+    public func charge(_ request: ChargeRequest) async throws(ProviderError) -> ChargeOutcome {
+        let decision = Self.decide(request.method)
+        if case .down = decision { throw .unavailable }
+        let recorded: (outcome: ChargeOutcome, isNew: Bool)
+        do {
+            recorded = try await record(request, decision: decision)
+        } catch {
+            throw .unavailable  // the ledger could not be written: nothing was charged
+        }
+        // tok_timeout: the charge is made, but the answer to *this* call is lost. Asking again with
+        // the same key gets the recorded outcome, as from a real provider.
+        if case .chargeThenLoseAnswer = decision, recorded.isNew { throw .timedOut }
+        return recorded.outcome
+    }
+
+    /// What the sandbox does with a method.
+    enum Decision: Equatable {
+        case approve(brand: String?)
+        case decline(DeclineReason)
+        case chargeThenLoseAnswer
+        case down
+    }
+
+    static func decide(_ method: PaymentMethod) -> Decision {
+        switch method {
+        case .paymentLink, .qrCode:
+            return .approve(brand: nil)
+        case .card(let token):
+            switch token.rawValue {
+            case "tok_visa": return .approve(brand: "visa")
+            case "tok_mastercard": return .approve(brand: "mastercard")
+            case "tok_chargeDeclined": return .decline(.cardDeclined)
+            case "tok_insufficientFunds": return .decline(.insufficientFunds)
+            case "tok_timeout": return .chargeThenLoseAnswer
+            case "tok_unavailable": return .down
+            default: return .decline(DeclineReason(rawValue: "invalid_token"))
+            }
+        }
+    }
+
+    /// Records the outcome for the key, or returns the outcome already recorded for it; `isNew`
+    /// tells which.
+    private func record(
+        _ request: ChargeRequest, decision: Decision
+    ) async throws -> (
+        outcome: ChargeOutcome, isNew: Bool
+    ) {
+        let chargeID = OpaqueIdentifier.make(prefix: "ch_")
+        let (outcome, reason, brand): (String, String?, String?)
+        switch decision {
+        case .approve(let cardBrand): (outcome, reason, brand) = ("approved", nil, cardBrand)
+        case .decline(let declineReason): (outcome, reason, brand) = ("declined", declineReason.rawValue, nil)
+        case .chargeThenLoseAnswer: (outcome, reason, brand) = ("approved", nil, "visa")
+        case .down: (outcome, reason, brand) = ("declined", "unavailable", nil)
+        }
+        let now = clock().unixMilliseconds
+        return try await ledger.write { connection in
+            let inserted = try connection.execute(
+                """
+                INSERT INTO sandbox_charges (key, charge_id, outcome, decline_reason, card_brand, method, amount_minor,
+                                             currency, created_at)
+                VALUES (\(request.key), \(chargeID), \(outcome), \(reason), \(brand), \(request.method.kind.rawValue),
+                        \(request.amount.minorUnits), \(request.amount.currency.code), \(now))
+                ON CONFLICT (key) DO NOTHING
+                """)
+            guard
+                let row = try connection.queryFirst(
+                    "SELECT charge_id, outcome, decline_reason, card_brand FROM sandbox_charges WHERE key = \(request.key)"
+                )
+            else { throw DatabaseError(kind: .other, code: "ledger", message: "charge missing after insert") }
+            if try row.decode("outcome", as: String.self) == "approved" {
+                return (
+                    .approved(chargeID: try row.decode("charge_id"), cardBrand: try row.decode("card_brand")),
+                    inserted == 1
+                )
+            }
+            let reason = DeclineReason(rawValue: try row.decode("decline_reason", as: String?.self) ?? "declined")
+            return (.declined(reason), inserted == 1)
+        }
+    }
+
+    /// Every approved charge's key, for tests and audits that compare charges with orders.
+    public func approvedKeys() async throws -> [String] {
+        try await ledger.read { connection in
+            try connection.query("SELECT key FROM sandbox_charges WHERE outcome = 'approved' ORDER BY key").map {
+                try $0.decode("key")
+            }
+        }
+    }
+}
