@@ -2,7 +2,7 @@
 SWIFT ?= swift
 LINT_PATHS := Sources Tests benchmarks Package.swift
 
-.PHONY: run test bench deps lint build format clean
+.PHONY: run test bench chaos deps lint build format clean
 
 deps:
 	@scripts/install-deps.sh
@@ -30,6 +30,12 @@ run: deps
 # Release-mode benchmarks (pricing, database transactions); figures go to docs/BENCHMARKS.md.
 bench:
 	@scripts/bench.sh
+
+# The full chaos run: ≥ 2,000 checkouts from 16 shoppers while the server is killed with SIGKILL
+# at random moments and restarted (make test runs a short version). Figures go to docs/RELIABILITY.md.
+chaos: deps
+	$(SWIFT) build --build-tests
+	STORE_CHAOS_CHECKOUTS=2000 STORE_CHAOS_SHOPPERS=16 $(SWIFT) test --skip-build --filter ChaosTests
 
 clean:
 	rm -rf .build

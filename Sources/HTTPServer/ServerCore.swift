@@ -103,21 +103,24 @@ final class RequestState {
     var discardedBytes = 0
     var reply: AsyncReply?
 
-    init(startTime: ContinuousClock.Instant, request: Request, match: Router.Match) {
+    #if DEBUG
+    /// The count of live request states of the server this one belongs to.
+    private let live: Locked<Int>
+    #endif
+
+    init(startTime: ContinuousClock.Instant, request: Request, match: Router.Match, live: Locked<Int>) {
         self.startTime = startTime
         self.request = request
         self.match = match
         #if DEBUG
-        RequestState.live.withLock { $0 += 1 }
+        self.live = live
+        live.withLock { $0 += 1 }
         #endif
     }
 
     #if DEBUG
-    /// The number of request states alive, for tests that check each one is released.
-    static let live = Locked(0)
-
     deinit {
-        RequestState.live.withLock { $0 -= 1 }
+        live.withLock { $0 -= 1 }
     }
     #endif
 
@@ -161,6 +164,10 @@ final class ServerCore: Sendable {
     /// ``HTTPServer/Configuration/defaultHeaders`` as C strings, converted once; only the valid
     /// fields (``HTTPServer/start()`` refuses to start with an invalid one).
     private let defaultHeaders: [(name: String, cName: ContiguousArray<CChar>, cValue: ContiguousArray<CChar>)]
+
+    /// The number of this server's request states alive (counted in debug builds), for tests that
+    /// check each one is released.
+    let liveRequests = Locked(0)
 
     init(router: Router, configuration: HTTPServer.Configuration) {
         self.router = router
@@ -250,7 +257,8 @@ final class ServerCore: Sendable {
             target: ServerCore.target(connection: connection, path: url),
             headers: ServerCore.headers(of: connection),
             clientAddress: ServerCore.clientAddress(of: connection))
-        let state = RequestState(startTime: startTime, request: request, match: router.match(request))
+        let state = RequestState(
+            startTime: startTime, request: request, match: router.match(request), live: liveRequests)
         requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
         lifecycle.withLock { $0.inFlight += 1 }
 

@@ -320,9 +320,11 @@ struct ServerTests {
     @Test func everyRequestStateIsReleased() async throws {
         weak var core: ServerCore?
         let recorder = Recorder()
+        let live: Locked<Int>
         do {
             let server = try makeServer(recorder: recorder, maxBodyBytes: 1024, grace: .milliseconds(300))
             core = server.core
+            live = server.core.liveRequests
             let port = server.port
             _ = try await fetch(port: port, "/immediate")
             _ = try await fetch(port: port, "/async")
@@ -344,7 +346,7 @@ struct ServerTests {
             await server.shutdown()
             #expect(try await hung.status == 503)
         }
-        #expect(RequestState.live.withLock { $0 } == 0)
+        #expect(live.withLock { $0 } == 0)
         // Handler tasks still sleeping keep the core until they finish.
         try await Task.sleep(for: .seconds(2))
         #expect(core == nil)

@@ -27,14 +27,13 @@ extension SQLiteDriverTests {
         @Test func aPathInAMissingDirectoryFailsClearly() async throws {
             try await withTemporaryDirectory { directory in
                 let path = directory + "/missing/store.sqlite"
-                let descriptorsBefore = try openFileDescriptorCount()
                 for _ in 0..<20 {
                     let error = #expect(throws: DatabaseError.self) { try SQLiteDatabase(path: path) }
                     #expect(error?.kind == .connectionFailed)
                     #expect(error?.code.hasPrefix("SQLITE_CANTOPEN") == true)
                     #expect(error?.message.contains(path) == true)
                 }
-                #expect(try openFileDescriptorCount() <= descriptorsBefore + 2, "failed opens leaked descriptors")
+                #expect((try? openFileDescriptorCount(under: directory)) == 0, "failed opens leaked descriptors")
                 #expect(!FileManager.default.fileExists(atPath: directory + "/missing"))
             }
         }
@@ -44,7 +43,6 @@ extension SQLiteDriverTests {
                 let path = directory + "/notes.txt"
                 let content = Data(String(repeating: "not a database, just some notes\n", count: 200).utf8)
                 try content.write(to: URL(fileURLWithPath: path))
-                let descriptorsBefore = try openFileDescriptorCount()
                 for _ in 0..<20 {
                     let error = #expect(throws: DatabaseError.self) { try SQLiteDatabase(path: path) }
                     #expect(error?.kind == .corrupt)
@@ -52,7 +50,7 @@ extension SQLiteDriverTests {
                     let connectionError = #expect(throws: DatabaseError.self) { try SQLiteConnection(path: path) }
                     #expect(connectionError?.kind == .corrupt)
                 }
-                #expect(try openFileDescriptorCount() <= descriptorsBefore + 2, "failed opens leaked descriptors")
+                #expect((try? openFileDescriptorCount(under: directory)) == 0, "failed opens leaked descriptors")
                 #expect(FileManager.default.contents(atPath: path) == content)
             }
         }

@@ -110,7 +110,12 @@ final class Counter: @unchecked Sendable {
     var value: Int { lock.withLock { count } }
 }
 
-/// How many file descriptors this process has open.
-func openFileDescriptorCount() throws -> Int {
-    try FileManager.default.contentsOfDirectory(atPath: "/dev/fd").count
+/// How many file descriptors this process has open on files under `directory` — precise even
+/// while other tests in the process open and close files of their own.
+func openFileDescriptorCount(under directory: String) throws -> Int {
+    try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").filter { descriptor in
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(descriptor)")
+        else { return false }
+        return target.hasPrefix(directory)
+    }.count
 }

@@ -15,11 +15,19 @@ import FoundationNetworking
     final class Output: @unchecked Sendable {
         private let lock = NSLock()
         private var data = Data()
+        private var ended = false
 
+        /// Adds a chunk; an empty chunk means the other end closed the pipe.
         func append(_ chunk: Data) {
             lock.lock()
-            data.append(chunk)
+            if chunk.isEmpty { ended = true } else { data.append(chunk) }
             lock.unlock()
+        }
+
+        var isEnded: Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            return ended
         }
 
         var text: String {
@@ -67,15 +75,21 @@ import FoundationNetworking
         throw TestError("no first line; stderr: \(running.stderr.text)")
     }
 
-    static func waitForExit(_ process: Process) async throws -> Int32 {
+    /// Waits (up to 30 s) for the process to exit and, when given, for its output to be read to the end.
+    static func waitForExit(_ process: Process, output: [Output] = []) async throws -> Int32 {
         for _ in 0..<300 where process.isRunning { try await Task.sleep(for: .milliseconds(100)) }
         #expect(!process.isRunning)
+        for _ in 0..<50 where !output.allSatisfy(\.isEnded) { try await Task.sleep(for: .milliseconds(20)) }
         return process.terminationStatus
+    }
+
+    static func waitForExit(_ running: Running) async throws -> Int32 {
+        try await waitForExit(running.process, output: [running.stdout, running.stderr])
     }
 
     @Test func helpExplainsEveryCommandAndOption() async throws {
         let running = try Self.launch(["--help"])
-        #expect(try await Self.waitForExit(running.process) == 0)
+        #expect(try await Self.waitForExit(running) == 0)
         let text = running.stdout.text
         for word in [
             "store serve", "--host", "--port", "--database", "sqlite:", "postgres://", "STORE_DATABASE_URL", "migrate",
@@ -89,7 +103,7 @@ import FoundationNetworking
             ["serve", "--port", "eighty"], ["serve", "--bogus"], ["fly"], ["serve", "--database", "mysql://x"],
         ] {
             let running = try Self.launch(arguments)
-            #expect(try await Self.waitForExit(running.process) == 64, "\(arguments)")
+            #expect(try await Self.waitForExit(running) == 64, "\(arguments)")
             #expect(running.stderr.text.contains("store --help"))
         }
     }
@@ -113,7 +127,7 @@ import FoundationNetworking
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("nested/store.sqlite").path))
 
         running.process.terminate()  // SIGTERM
-        #expect(try await Self.waitForExit(running.process) == 0)
+        #expect(try await Self.waitForExit(running) == 0)
         #expect(running.stderr.text.contains("\"route\":\"/api/products\""))
         #expect(running.stderr.text.contains("stopped"))
     }

@@ -82,6 +82,21 @@ struct TestStore: Sendable {
                 await admin.close()
             }
         }
+        let store = try await start(url: url, clock: clock)
+        do {
+            try await body(store)
+        } catch {
+            await store.stop()
+            try await cleanup()
+            throw error
+        }
+        await store.stop()
+        try await cleanup()
+    }
+
+    /// Starts a store on a loopback port over the database at `url` (migrated and seeded) and the
+    /// sandbox ledger beside it.
+    static func start(url: String, clock: StoreClock = .system) async throws -> TestStore {
         let database = try await StoreDatabase.open(url: url, hasher: .minimal, poolSize: 4)
         let provider = try await SandboxProvider.open(url: try SandboxProvider.defaultLedgerURL(forStore: url))
         let log = LogLines()
@@ -91,20 +106,14 @@ struct TestStore: Sendable {
                 provider: provider, port: 0, clock: clock, hasher: .minimal, accessLog: AccessLog { log.append($0) }))
         try await server.start()
         guard let base = URL(string: "http://127.0.0.1:\(server.port)") else { throw TestError("bad base URL") }
-        let store = TestStore(server: server, database: database, provider: provider, base: base, log: log)
-        do {
-            try await body(store)
-        } catch {
-            await server.shutdown()
-            await provider.close()
-            await database.close()
-            try await cleanup()
-            throw error
-        }
+        return TestStore(server: server, database: database, provider: provider, base: base, log: log)
+    }
+
+    /// Stops the server, then closes the ledger and the database.
+    func stop() async {
         await server.shutdown()
         await provider.close()
         await database.close()
-        try await cleanup()
     }
 
     // MARK: Client

@@ -1,0 +1,291 @@
+import CheckoutKit
+import Foundation
+import StoreAPI
+import StoreDatabase
+import StoreSQL
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Checkouts from concurrent shoppers while the server is killed with SIGKILL at random moments
+/// and restarted. Clients retry with the same key on any error or timeout, as the app models do.
+///
+/// At the end: every shopper's paid orders equal the provider's charges, no key has two orders,
+/// every order a client saw acknowledged exists, and both database files pass `integrity_check`.
+///
+/// `make test` runs a short version; `make chaos` runs ≥ 2,000 checkouts
+/// (`STORE_CHAOS_CHECKOUTS`, `STORE_CHAOS_SHOPPERS`).
+@Suite("Chaos: kill -9 during checkouts", .serialized) struct ChaosTests {
+    final class Tally: @unchecked Sendable {
+        private let lock = NSLock()
+        private(set) var acknowledged: [String: String] = [:]  // idempotency key → order id
+        private(set) var declined = 0
+        private(set) var retries = 0
+        private(set) var kills = 0
+        private(set) var started = 0
+
+        func record(_ body: (Tally) -> Void) {
+            lock.lock()
+            body(self)
+            lock.unlock()
+        }
+
+        func acknowledge(key: String, order: String) { record { $0.acknowledged[key] = order } }
+        func decline() { record { $0.declined += 1 } }
+        func retry() { record { $0.retries += 1 } }
+        func kill() { record { $0.kills += 1 } }
+        func start() { record { $0.started += 1 } }
+        var finished: Int {
+            lock.lock()
+            defer { lock.unlock() }
+            return acknowledged.count + declined
+        }
+    }
+
+    /// The `store serve` process, restartable on the same port and files.
+    final class ServerProcess: @unchecked Sendable {
+        let arguments: [String]
+        private var process: Process?
+        private let lock = NSLock()
+
+        init(port: Int, database: String) {
+            arguments = ["serve", "--port", String(port), "--database", database]
+        }
+
+        func start() async throws {
+            let running = try CommandLineTests.launch(arguments)
+            _ = try await CommandLineTests.firstLine(of: running)
+            swap(running.process)
+        }
+
+        /// Replaces the current process with `new`, returning the old one.
+        @discardableResult
+        private func swap(_ new: Process?) -> Process? {
+            lock.withLock {
+                let old = process
+                process = new
+                return old
+            }
+        }
+
+        func kill9() {
+            if let victim = swap(nil), victim.isRunning {
+                Foundation.kill(victim.processIdentifier, SIGKILL)
+                victim.waitUntilExit()
+            }
+        }
+
+        func terminate() async throws {
+            if let victim = swap(nil), victim.isRunning {
+                victim.terminate()
+                _ = try await CommandLineTests.waitForExit(victim)
+            }
+        }
+    }
+
+    static func freePort() throws -> Int {
+        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socketFD) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                bind(socketFD, raw, length) == 0 && getsockname(socketFD, raw, &length) == 0
+            }
+        }
+        guard bound else { throw TestError("no free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    static var environment: [String: String] { ProcessInfo.processInfo.environment }
+
+    @Test func checkoutsSurviveKillMinusNine() async throws {
+        let checkouts = Int(Self.environment["STORE_CHAOS_CHECKOUTS"] ?? "") ?? 240
+        let shoppers = Int(Self.environment["STORE_CHAOS_SHOPPERS"] ?? "") ?? 16
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "store-chaos-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("store.sqlite").path
+
+        // Enough stock for every checkout, set before the server starts.
+        let setup = try await StoreDatabase.open(url: "sqlite:\(path)", hasher: .minimal)
+        _ = try await setup.sql.write { try $0.execute("UPDATE products SET stock = 1000000") }
+        await setup.close()
+
+        let port = try Self.freePort()
+        let server = ServerProcess(port: port, database: "sqlite:\(path)")
+        try await server.start()
+        guard let base = URL(string: "http://127.0.0.1:\(port)") else { throw TestError("bad URL") }
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 5
+        let session = URLSession(configuration: configuration)
+        let tally = Tally()
+
+        /// Sends until the server answers; connection errors and timeouts are retried (same request).
+        @Sendable func call(
+            _ method: String, _ path: String, token: String?, json: String?, key: String? = nil
+        )
+            async throws -> (Int, Data)
+        {
+            guard let url = URL(string: path, relativeTo: base) else { throw TestError("bad path") }
+            var request = URLRequest(url: url)
+            request.httpMethod = method
+            if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+            if let key { request.setValue(key, forHTTPHeaderField: "Idempotency-Key") }
+            request.httpBody = json.map { Data($0.utf8) }
+            while true {
+                do {
+                    let (data, response) = try await session.data(for: request)
+                    return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+                } catch {
+                    tally.retry()
+                    try await Task.sleep(for: .milliseconds(50))
+                }
+            }
+        }
+
+        let done = ManagedFlag()
+        let killer = Task {
+            var generator = SystemRandomNumberGenerator()
+            while !done.isSet {
+                try await Task.sleep(for: .milliseconds(Int.random(in: 300...1_200, using: &generator)))
+                if done.isSet { break }
+                server.kill9()
+                tally.kill()
+                try await server.start()
+                tally.start()
+            }
+        }
+
+        let perShopper = (checkouts + shoppers - 1) / shoppers
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for shopperIndex in 0..<shoppers {
+                group.addTask {
+                    var generator = SystemRandomNumberGenerator()
+                    var token: String?
+                    while token == nil {
+                        let (status, data) = try await call("POST", "/api/sessions", token: nil, json: nil)
+                        if status == 201 { token = try JSONDecoder().decode(SessionResponse.self, from: data).token }
+                    }
+                    for round in 0..<perShopper {
+                        let product = Int.random(in: 1...20, using: &generator)
+                        var status = 0
+                        while status != 200 {
+                            (status, _) = try await call(
+                                "PUT", "/api/basket/items/\(product)", token: token, json: #"{"quantity":1}"#)
+                        }
+                        var basket: BasketBody?
+                        while basket == nil {
+                            let (status, data) = try await call("GET", "/api/basket", token: token, json: nil)
+                            if status == 200 {
+                                basket = try StoreJSON.makeDecoder().decode(BasketBody.self, from: data)
+                            }
+                        }
+                        guard let total = basket?.total.amountText else { continue }
+                        let card =
+                            ["tok_visa", "tok_visa", "tok_mastercard", "tok_timeout", "tok_chargeDeclined"]
+                            .randomElement(using: &generator) ?? "tok_visa"
+                        let key = "chaos-\(shopperIndex)-\(round)"
+                        let body =
+                            #"{"payment_method":{"type":"card","token":"\#(card)"},"expected_total":{"amount":"\#(total)","currency":"EUR"}}"#
+                        while true {
+                            let (status, data) = try await call(
+                                "POST", "/api/checkout", token: token, json: body, key: key)
+                            if status == 201 {
+                                let order = try StoreJSON.makeDecoder().decode(OrderBody.self, from: data)
+                                tally.acknowledge(key: "\(shopperIndex)/\(key)", order: order.id)
+                                break
+                            }
+                            if status == 402 {
+                                tally.decline()
+                                // The basket was kept: empty it for the next round.
+                                _ = try await call("DELETE", "/api/basket/items/\(product)", token: token, json: nil)
+                                break
+                            }
+                            // 503 (answer lost), 409 in progress, 5xx while stopping: same key again.
+                            tally.retry()
+                            try await Task.sleep(for: .milliseconds(50))
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        done.set()
+        try await killer.value
+        try await server.terminate()
+        // One last clean start resolves anything still pending, then the books are checked.
+        try await server.start()
+        try await server.terminate()
+
+        let store = try await StoreDatabase.openUnmigrated(url: "sqlite:\(path)")
+        let ledger = try await StoreDatabase.openUnmigrated(url: "sqlite:\(path).sandbox-provider")
+        let orders = try await store.sql.read { connection in
+            try connection.query(
+                "SELECT o.id, o.attempt_id, a.idempotency_key, a.shopper_id FROM orders o JOIN payment_attempts a ON a.id = o.attempt_id"
+            )
+        }
+        let attemptIDs = try orders.map { try $0.decode("attempt_id", as: String.self) }
+        let charged = try await ledger.sql.read { connection in
+            try connection.query("SELECT key FROM sandbox_charges WHERE outcome = 'approved'").map {
+                try $0.decode("key", as: String.self)
+            }
+        }
+        let pending = try await store.sql.read { connection in
+            try connection.queryFirst("SELECT COUNT(*) AS n FROM payment_attempts WHERE state = 'pending'")?.decode(
+                "n", as: Int.self)
+        }
+        let integrity = try await store.sql.read { try $0.queryFirst("PRAGMA integrity_check")?.values.first }
+        let ledgerIntegrity = try await ledger.sql.read { try $0.queryFirst("PRAGMA integrity_check")?.values.first }
+        await store.close()
+        await ledger.close()
+
+        let orderIDs = Set(try orders.map { try $0.decode("id", as: String.self) })
+        let keys = try orders.map {
+            "\(try $0.decode("shopper_id", as: String.self))/\(try $0.decode("idempotency_key", as: String.self))"
+        }
+        let lost = tally.acknowledged.values.filter { !orderIDs.contains($0) }
+        print(
+            """
+            chaos: \(tally.finished) checkouts from \(shoppers) shoppers (\(tally.acknowledged.count) paid, \
+            \(tally.declined) declined), \(tally.kills) kill -9 and restarts, \(tally.retries) retries; \
+            \(orders.count) orders, \(charged.count) provider charges, \
+            \(Set(keys).count == keys.count ? 0 : keys.count - Set(keys).count) duplicate orders, \
+            \(lost.count) lost acknowledged orders, \(pending ?? -1) pending, integrity_check \(integrity == .text("ok") && ledgerIntegrity == .text("ok") ? "ok" : "FAILED")
+            """)
+        #expect(tally.finished >= checkouts)
+        #expect(tally.kills >= 1)
+        #expect(Set(attemptIDs) == Set(charged), "every paid order is one provider charge and vice versa")
+        #expect(orders.count == charged.count)
+        #expect(Set(keys).count == keys.count, "no idempotency key has two orders")
+        #expect(Set(attemptIDs).count == attemptIDs.count)
+        #expect(lost.isEmpty, "every acknowledged order exists")
+        #expect(orders.count == tally.acknowledged.count)
+        #expect(pending == 0)
+        #expect(integrity == .text("ok"))
+        #expect(ledgerIntegrity == .text("ok"))
+    }
+}
+
+/// A flag set once, read from any thread.
+final class ManagedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    var isSet: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+
+    func set() {
+        lock.lock()
+        value = true
+        lock.unlock()
+    }
+}

@@ -1,0 +1,148 @@
+import CheckoutKit
+import Foundation
+import StoreAPI
+import StoreDatabase
+import Testing
+
+@Suite("Checkout reliability") struct ReliabilityTests {
+    static let testCards = [
+        "4242424242424242", "4000056655665556", "5555555555554444", "378282246310005", "6011111111111117",
+    ]
+
+    /// Publishes test card numbers in every field a shopper can fill, then looks for them, exactly,
+    /// in the database files (with their write-ahead logs), the provider's ledger, the log lines and
+    /// every response.
+    @Test func cardNumbersNeverReachTheDatabaseTheLogsOrAResponse() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("store-pan-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("store.sqlite").path
+        let store = try await TestStore.start(url: "sqlite:\(path)")
+        var replies: [TestStore.Reply] = []
+        let token = try await store.workedCaseShopper()
+        for (index, card) in Self.testCards.enumerated() {
+            let grouped = stride(from: 0, to: card.count, by: 4).map { start -> String in
+                let begin = card.index(card.startIndex, offsetBy: start)
+                return String(card[begin..<card.index(begin, offsetBy: min(4, card.count - start))])
+            }.joined(separator: " ")
+            for written in [card, grouped] {
+                replies.append(
+                    try await store.checkout(
+                        token: token, key: "pan-\(index)", method: #"{"type":"card","token":"\#(written)"}"#,
+                        total: "45.00"))
+                replies.append(
+                    try await store.checkout(
+                        token: token, key: "pan-\(index)", method: #"{"type":"card","token":"tok_\#(written)"}"#,
+                        total: "45.00"))
+                replies.append(
+                    try await store.checkout(
+                        token: token, key: "pan-\(index)", method: #"{"type":"\#(written)","token":"tok_visa"}"#,
+                        total: "45.00"))
+                replies.append(
+                    try await store.checkout(token: token, key: written, method: visa, total: "45.00"))
+                replies.append(
+                    try await store.send(
+                        "POST", "/api/checkout", token: token,
+                        json:
+                            #"{"payment_method":{"type":"card","token":"tok_visa","number":"\#(written)"},"expected_total":{"amount":"45.00","currency":"EUR"}}"#,
+                        headers: ["Idempotency-Key": "pan-extra-\(index)"]))
+                replies.append(
+                    try await store.send("PUT", "/api/basket/promotion", token: token, json: #"{"code":"\#(written)"}"#)
+                )
+                replies.append(
+                    try await store.send(
+                        "PUT", "/api/basket/items/1", token: token, json: #"{"quantity":1,"note":"\#(written)"}"#))
+                replies.append(
+                    try await store.send(
+                        "POST", "/carts", token: token, json: #"[{"productId":\#(card),"quantity":1}]"#))
+                replies.append(try await store.send("GET", "/api/orders/\(card)", token: token))
+                replies.append(try await store.send("GET", "/api/products/\(card)"))
+            }
+        }
+        // A real payment too, so the files hold orders.
+        #expect(try await store.checkout(token: token, key: "pan-paid", method: visa, total: "45.00").status == 201)
+        #expect(replies.allSatisfy { $0.status >= 400 && $0.status < 500 })
+        let files = [path, path + "-wal", path + ".sandbox-provider", path + ".sandbox-provider-wal"].compactMap {
+            FileManager.default.contents(atPath: $0)
+        }
+        #expect(files.count >= 3)
+        let logs = Data(store.log.all.joined(separator: "\n").utf8)
+        let responses = replies.map(\.body)
+        await store.stop()
+        for card in Self.testCards {
+            let bytes = Data(card.utf8)
+            #expect(!files.contains { $0.range(of: bytes) != nil }, "card \(card) in a database file")
+            #expect(logs.range(of: bytes) == nil, "card \(card) in the logs")
+            #expect(!responses.contains { $0.range(of: bytes) != nil }, "card \(card) in a response")
+        }
+        #expect(files.contains { $0.range(of: Data("tok_visa".utf8)) != nil })  // the scan does see the files
+    }
+
+    @Test("an answer lost when the server stops is resolved at the next start")
+    func reconciliationAtStart() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "store-restart-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = "sqlite:\(directory.appendingPathComponent("store.sqlite").path)"
+        let first = try await TestStore.start(url: url)
+        let token = try await first.workedCaseShopper()
+        let lost = try await first.checkout(
+            token: token, key: "lost", method: #"{"type":"card","token":"tok_timeout"}"#, total: "45.00")
+        #expect(lost.status == 503)
+        #expect(try await first.orderCount() == 0)
+        await first.stop()
+
+        let second = try await TestStore.start(url: url)
+        #expect(try await second.orderCount() == 1)  // resolved before the server accepted connections
+        let retry = try await second.checkout(
+            token: token, key: "lost", method: #"{"type":"card","token":"tok_timeout"}"#, total: "45.00")
+        #expect(retry.status == 201)
+        #expect(retry.header("Idempotent-Replayed") == "true")
+        #expect(try await second.provider.approvedKeys().count == 1)
+        await second.stop()
+    }
+
+    @Test("two servers on one PostgreSQL, the same keys sent to both: one order per key")
+    func twoServersOnePostgres() async throws {
+        guard let base = Backend.postgresURL else {
+            if ProcessInfo.processInfo.environment["CI"] == "true" {
+                Issue.record("PostgreSQL is required in CI: STORE_TEST_POSTGRES_URL is not set")
+            }
+            return
+        }
+        let schema = "fleet_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
+        let admin = try await StoreDatabase.openUnmigrated(url: base, poolSize: 1)
+        try await admin.sql.write { try $0.executeScript("CREATE SCHEMA \(schema)") }
+        let url = base + (base.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
+        let one = try await TestStore.start(url: url)
+        let two = try await TestStore.start(url: url)
+
+        var tokens: [String] = []
+        for _ in 0..<8 { tokens.append(try await one.workedCaseShopper()) }
+        let tokenList = tokens
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for (index, token) in tokenList.enumerated() {
+                for server in [one, two, one, two] {
+                    group.addTask {
+                        var reply = try await server.checkout(
+                            token: token, key: "fleet-\(index)", method: visa, total: "45.00")
+                        // A client retries "in progress" with the same key until it gets the answer.
+                        while reply.status == 409 && reply.errorType == "idempotency_in_progress" {
+                            try await Task.sleep(for: .milliseconds(50))
+                            reply = try await server.checkout(
+                                token: token, key: "fleet-\(index)", method: visa, total: "45.00")
+                        }
+                        return reply.status
+                    }
+                }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses.allSatisfy { $0 == 201 })
+        #expect(try await one.orderCount() == tokens.count)
+        #expect(try await one.provider.approvedKeys().count == tokens.count)
+        await one.stop()
+        await two.stop()
+        try await admin.sql.write { try $0.executeScript("DROP SCHEMA \(schema) CASCADE") }
+        await admin.close()
+    }
+}
