@@ -74,7 +74,8 @@ public final class SandboxProvider: PaymentProvider {
         do {
             recorded = try await record(request, decision: decision)
         } catch {
-            throw .unavailable  // the ledger could not be written: nothing was charged
+            // The ledger failed mid-call: whether the charge was recorded is not known here.
+            throw .timedOut
         }
         // tok_timeout: the charge is made, but the answer to *this* call is lost. Asking again with
         // the same key gets the recorded outcome, as from a real provider.

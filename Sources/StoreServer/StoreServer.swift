@@ -135,16 +135,25 @@ public final class StoreServer: Sendable {
         refresher.withLock { $0 = [refresh, reconcile] }
     }
 
+    /// Runs one reconciliation pass now (the server also runs them in the background); returns how
+    /// many payment attempts reached a definite outcome.
+    @discardableResult
+    public func reconcilePayments() async -> Int {
+        await checkout.reconcile()
+    }
+
     /// The port the server listens on (the real one when started with port 0).
     public var port: Int { server.port }
 
-    /// Stops accepting connections, finishes the requests in flight, then stops.
-    /// The database stays open; the caller closes it.
+    /// Stops accepting connections, finishes the requests in flight and the background pass under
+    /// way, then stops. The database stays open; the caller closes it.
     public func shutdown() async {
-        refresher.withLock { tasks in
-            for task in tasks { task.cancel() }
-            tasks = []
+        let tasks = refresher.withLock { tasks in
+            defer { tasks = [] }
+            return tasks
         }
+        for task in tasks { task.cancel() }
         await server.shutdown()
+        for task in tasks { await task.value }
     }
 }

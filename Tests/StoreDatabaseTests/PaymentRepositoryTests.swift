@@ -182,6 +182,33 @@ func timesUsed(_ database: StoreDatabase, _ code: String) async throws -> Int {
         }
     }
 
+    @Test("a lost answer is never forgotten by a later refusal", arguments: Backend.allCases)
+    func mayHaveChargedIsSticky(backend: Backend) async throws {
+        try await withStoreDatabase(backend) { database in
+            let shopper = try await makeShopper(database, lines: [(1, 1)])
+            let attempt = try await makeAttempt(database, shopper: shopper)
+            _ = try await database.payments.reserve(attempt, now: testNow)
+            // The first call is in flight: it may charge.
+            #expect(try await database.payments.attempt(id: attempt.id)?.mayHaveCharged == true)
+            // The provider refused it before processing: nothing charged so far.
+            try await database.payments.releaseLease(attempt.id, providerRefused: true, now: testNow)
+            #expect(try await database.payments.attempt(id: attempt.id)?.mayHaveCharged == false)
+            // A second call loses its answer; a third is refused: the second may still have charged.
+            #expect(
+                try await database.payments.claim(
+                    attempt.id, leaseExpiresAt: testNow.addingTimeInterval(9), now: testNow))
+            try await database.payments.releaseLease(attempt.id, providerRefused: false, now: testNow)
+            #expect(
+                try await database.payments.claim(
+                    attempt.id, leaseExpiresAt: testNow.addingTimeInterval(9), now: testNow))
+            try await database.payments.releaseLease(attempt.id, providerRefused: true, now: testNow)
+            #expect(try await database.payments.attempt(id: attempt.id)?.mayHaveCharged == true)
+            let expired = try await database.payments.expireUncharged(
+                attempt.id, response: StoredResponse(status: 409, body: "{}"), now: testNow)
+            #expect(!expired)
+        }
+    }
+
     @Test("40 concurrent orders against a stock of 20 sell exactly 20", arguments: Backend.allCases)
     func stockNeverGoesBelowZeroUnderConcurrency(backend: Backend) async throws {
         try await withStoreDatabase(backend) { database in

@@ -2,6 +2,7 @@ import CheckoutKit
 import Foundation
 import StoreAPI
 import StoreDatabase
+import StoreServer
 import Testing
 
 @Suite("Checkout reliability") struct ReliabilityTests {
@@ -144,5 +145,69 @@ import Testing
         await two.stop()
         try await admin.sql.write { try $0.executeScript("DROP SCHEMA \(schema) CASCADE") }
         await admin.close()
+    }
+}
+
+/// A clock the test moves by hand.
+final class MovableClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var offset: TimeInterval = 0
+
+    func advance(by seconds: TimeInterval) {
+        lock.lock()
+        offset += seconds
+        lock.unlock()
+    }
+
+    var clock: StoreClock {
+        StoreClock { [self] in
+            lock.lock()
+            defer { lock.unlock() }
+            return Date().addingTimeInterval(offset)
+        }
+    }
+}
+
+@Suite("Attempts that charged nothing") struct UnchargedAttemptTests {
+    @Test("a provider that refused every call: never charged on the store's own initiative, given up after the window")
+    func refusedAttemptsAreGivenUp() async throws {
+        let time = MovableClock()
+        try await TestStore.with(.sqlite, clock: time.clock) { store in
+            let token = try await store.newSession()
+            _ = try await store.setQuantity(3, of: 11, token: token)
+            let stock = try await store.stock(11)
+            let method = #"{"type":"card","token":"tok_unavailable"}"#
+            let total = try await store.basket(token).total.amountText
+            #expect(try await store.checkout(token: token, key: "down", method: method, total: total).status == 503)
+            #expect(try await store.stock(11) == stock - 3)  // reserved while the shopper may retry
+
+            time.advance(by: 60)
+            #expect(await store.server.reconcilePayments() == 0)  // not the store's call to charge
+            #expect(try await store.stock(11) == stock - 3)
+
+            time.advance(by: 15 * 60)
+            #expect(await store.server.reconcilePayments() == 1)
+            #expect(try await store.stock(11) == stock)
+            let replay = try await store.checkout(token: token, key: "down", method: method, total: total)
+            #expect(replay.status == 409)
+            #expect(replay.errorType == "payment_expired")
+            #expect(try await store.provider.approvedKeys().isEmpty)
+            #expect(try await store.basket(token).items.count == 1)
+        }
+    }
+
+    @Test("an attempt whose answer was lost is never given up: it is resolved with the provider")
+    func lostAnswersAreResolvedNotExpired() async throws {
+        let time = MovableClock()
+        try await TestStore.with(.sqlite, clock: time.clock) { store in
+            let token = try await store.workedCaseShopper()
+            let method = #"{"type":"card","token":"tok_timeout"}"#
+            #expect(try await store.checkout(token: token, key: "lost", method: method, total: "45.00").status == 503)
+            time.advance(by: 60 * 60)
+            #expect(await store.server.reconcilePayments() == 1)
+            #expect(try await store.orderCount() == 1)
+            let replay = try await store.checkout(token: token, key: "lost", method: method, total: "45.00")
+            #expect(replay.status == 201)
+        }
     }
 }

@@ -119,6 +119,8 @@ public enum Schema {
             payment_token TEXT,
             promotion_code TEXT,
             lease_expires_at $INT NOT NULL,
+            may_have_charged $INT NOT NULL DEFAULT 0 CHECK (may_have_charged IN (0, 1)),
+            call_in_flight $INT NOT NULL DEFAULT 1 CHECK (call_in_flight IN (0, 1)),
             response_status $INT,
             response_body TEXT,
             order_id TEXT,

@@ -66,6 +66,10 @@ public struct PaymentAttemptRecord: Hashable, Sendable {
     public let paymentToken: String?
     public let promotionCode: PromotionCode?
     public let leaseExpiresAt: Date
+    /// Whether a provider call for this attempt may have charged: one whose answer was lost, or one
+    /// still in flight (or cut off by a crash). `false` only while every call so far was refused by
+    /// the provider before processing.
+    public let mayHaveCharged: Bool
     public let response: StoredResponse?
     public let orderID: OrderID?
     public let createdAt: Date
@@ -81,7 +85,7 @@ public struct PaymentAttemptRecord: Hashable, Sendable {
     static let columns: SQLQuery = """
         id, shopper_id, idempotency_key, request_fingerprint, state, currency, subtotal_minor, discount_minor,
         shipping_minor, fee_minor, amount_minor, payment_method, payment_token, promotion_code, lease_expires_at,
-        response_status, response_body, order_id, created_at
+        may_have_charged, call_in_flight, response_status, response_body, order_id, created_at
         """
 
     static func read(_ row: SQLRow, lines: [OrderLine]) throws -> PaymentAttemptRecord {
@@ -101,6 +105,8 @@ public struct PaymentAttemptRecord: Hashable, Sendable {
             amount: try row.money("amount_minor"), method: method, paymentToken: try row.decode("payment_token"),
             promotionCode: try row.decode("promotion_code", as: String?.self).flatMap(PromotionCode.init(rawValue:)),
             leaseExpiresAt: try row.date("lease_expires_at"),
+            mayHaveCharged: try row.decode("may_have_charged", as: Bool.self)
+                || row.decode("call_in_flight", as: Bool.self),
             response: status.flatMap { status in body.map { StoredResponse(status: status, body: $0) } },
             orderID: try row.decode("order_id", as: String?.self).map(OrderID.init(rawValue:)),
             createdAt: try row.date("created_at"))

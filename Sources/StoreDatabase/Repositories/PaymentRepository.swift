@@ -60,26 +60,51 @@ public struct PaymentRepository: Sendable {
     /// Takes over a pending attempt whose lease has run out (its request died or gave up), so
     /// that this caller may ask the provider again. Returns `false` when someone else holds it or
     /// it is no longer pending.
-    public func claim(_ id: AttemptID, leaseExpiresAt: Date, now: Date) async throws -> Bool {
+    ///
+    /// - Parameter toCharge: the caller is about to call the provider, so a call is recorded as in
+    ///   flight (in the same write); `false` to take it without calling.
+    public func claim(_ id: AttemptID, leaseExpiresAt: Date, now: Date, toCharge: Bool = true) async throws -> Bool {
         try await database.write { connection in
             try connection.execute(
                 """
                 UPDATE payment_attempts SET lease_expires_at = \(leaseExpiresAt.unixMilliseconds),
+                                            call_in_flight = CASE WHEN \(toCharge) = 1 THEN 1 ELSE call_in_flight END,
                                             updated_at = \(now.unixMilliseconds)
                 WHERE id = \(id.rawValue) AND state = 'pending' AND lease_expires_at <= \(now.unixMilliseconds)
                 """) == 1
         }
     }
 
-    /// Ends this caller's hold on a pending attempt (its provider call failed without an answer), so
-    /// that a retry with the same key may claim it at once instead of waiting for the lease to run out.
-    public func releaseLease(_ id: AttemptID, now: Date) async throws {
+    /// Ends this caller's hold on a pending attempt whose provider call gave no answer, so that a
+    /// retry with the same key may claim it at once instead of waiting for the lease to run out.
+    ///
+    /// - Parameter providerRefused: the provider refused the call before processing it, so *this*
+    ///   call charged nothing. Otherwise its answer was lost and the attempt is marked, for good, as
+    ///   one that may have charged (an earlier lost answer is never forgotten by a later refusal).
+    public func releaseLease(_ id: AttemptID, providerRefused: Bool, now: Date) async throws {
         try await database.write { connection in
             try connection.execute(
                 """
-                UPDATE payment_attempts SET lease_expires_at = \(now.unixMilliseconds), updated_at = \(now.unixMilliseconds)
+                UPDATE payment_attempts
+                SET lease_expires_at = \(now.unixMilliseconds), updated_at = \(now.unixMilliseconds),
+                    call_in_flight = 0,
+                    may_have_charged = CASE WHEN \(providerRefused) = 1 THEN may_have_charged ELSE 1 END
                 WHERE id = \(id.rawValue) AND state = 'pending'
                 """)
+        }
+    }
+
+    /// Gives up a pending attempt that cannot have charged anything (every provider call was refused
+    /// before processing) and was left alone: stores `response` to replay, gives the reservation
+    /// back. The caller holds the attempt's lease. Returns whether it was expired.
+    public func expireUncharged(_ id: AttemptID, response: StoredResponse, now: Date) async throws -> Bool {
+        try await database.write { connection in
+            guard let attempt = try Self.attempt(id: id, on: connection), attempt.state == .pending,
+                !attempt.mayHaveCharged
+            else { return false }
+            try Self.release(attempt, on: connection)
+            try Self.finish(id, state: .failed, response: response, orderID: nil, now: now, on: connection)
+            return true
         }
     }
 
@@ -129,12 +154,7 @@ public struct PaymentRepository: Sendable {
                 throw DatabaseError(kind: .other, code: "attempt", message: "no such payment attempt")
             }
             guard attempt.state == .pending else { return attempt }
-            try Self.returnStock(for: attempt.lines, on: connection)
-            if let code = attempt.discount.isZero ? nil : attempt.promotionCode {
-                try connection.execute(
-                    "UPDATE promotions SET times_used = times_used - 1 WHERE code = \(code.rawValue) AND times_used > 0"
-                )
-            }
+            try Self.release(attempt, on: connection)
             try Self.finish(id, state: .failed, response: response, orderID: nil, now: now, on: connection)
             if let event { try AnalyticsRepository.insert(event, at: now, on: connection) }
             return try Self.attempt(id: id, on: connection) ?? attempt
@@ -197,10 +217,15 @@ public struct PaymentRepository: Sendable {
         guard short.isEmpty else { throw CheckoutError.outOfStock(short) }
     }
 
-    static func returnStock(for lines: [OrderLine], on connection: any SQLConnection) throws {
-        for line in lines.sorted(by: { $0.productID < $1.productID }) {
+    /// Gives back what a failed attempt reserved: its stock and its promotion use.
+    static func release(_ attempt: PaymentAttemptRecord, on connection: any SQLConnection) throws {
+        for line in attempt.lines.sorted(by: { $0.productID < $1.productID }) {
             try connection.execute(
                 "UPDATE products SET stock = stock + \(line.quantity) WHERE id = \(line.productID.rawValue)")
+        }
+        if let code = attempt.discount.isZero ? nil : attempt.promotionCode {
+            try connection.execute(
+                "UPDATE promotions SET times_used = times_used - 1 WHERE code = \(code.rawValue) AND times_used > 0")
         }
     }
 

@@ -21,6 +21,9 @@ import StoreDatabase
 struct CheckoutService: Sendable {
     /// How long a request holds its attempt before another may take it over.
     static let lease: TimeInterval = 15
+    /// How long a provider call may take before its answer counts as lost. Shorter than the lease,
+    /// so no call is still running when another request takes the attempt over.
+    static let providerTimeout: Duration = .seconds(10)
 
     /// A checkout answer: the status and body of the response, and whether it is a replay.
     struct Answer: Sendable {
@@ -95,11 +98,13 @@ struct CheckoutService: Sendable {
     func charge(_ record: PaymentAttemptRecord, method: PaymentMethod) async throws -> Answer {
         let outcome: ChargeOutcome
         do {
-            outcome = try await provider.charge(
-                ChargeRequest(key: record.id.rawValue, amount: record.amount, method: method))
+            outcome = try await Self.charge(
+                ChargeRequest(key: record.id.rawValue, amount: record.amount, method: method), with: provider,
+                timeout: Self.providerTimeout)
         } catch {
             // The outcome is unknown: the attempt stays pending, the retry (same key) asks again.
-            try? await database.payments.releaseLease(record.id, now: clock.now())
+            try? await database.payments.releaseLease(
+                record.id, providerRefused: error == .unavailable, now: clock.now())
             throw CheckoutError.unavailable
         }
         // Whole milliseconds: the instant as stored is the instant as answered.
@@ -126,25 +131,88 @@ struct CheckoutService: Sendable {
         return Answer(status: response.status, body: response.body, replayed: false)
     }
 
-    /// Resolves attempts whose request died or gave up, by asking the provider again with the same
-    /// key. Returns how many reached a definite outcome.
+    /// Resolves attempts whose request died or gave up. Returns how many reached a definite outcome.
+    ///
+    /// An attempt that may have charged is resolved by asking the provider again with the same key.
+    /// One that cannot have charged (every call was refused before processing) is left for the
+    /// shopper's own retry — the store never starts a charge on its own — and given up, with its
+    /// reservation released, once it has been left alone for ``StoreConfiguration/abandonedPaymentWindow``.
     @discardableResult
     func reconcile() async -> Int {
         var resolved = 0
         let now = clock.now()
+        let lease = now.addingTimeInterval(Self.lease)
         guard let abandoned = try? await database.payments.abandonedAttempts(now: now) else { return 0 }
         for record in abandoned {
-            guard
-                (try? await database.payments.claim(
-                    record.id, leaseExpiresAt: now.addingTimeInterval(Self.lease), now: now)) == true,
-                let method = try? Self.method(of: record)
-            else { continue }
-            if (try? await charge(record, method: method)) != nil { resolved += 1 }
+            if record.mayHaveCharged {
+                guard (try? await database.payments.claim(record.id, leaseExpiresAt: lease, now: now)) == true,
+                    let method = try? Self.method(of: record)
+                else { continue }
+                if (try? await charge(record, method: method)) != nil { resolved += 1 }
+            } else if now.timeIntervalSince(record.createdAt) >= configuration.abandonedPaymentWindow {
+                guard
+                    (try? await database.payments.claim(record.id, leaseExpiresAt: lease, now: now, toCharge: false))
+                        == true,
+                    let body = try? StoreJSON.makeEncoder().encode(Self.expired.body)
+                else { continue }
+                let response = StoredResponse(
+                    status: Self.expired.status.code, body: String(decoding: body, as: UTF8.self))
+                if (try? await database.payments.expireUncharged(record.id, response: response, now: now)) == true {
+                    resolved += 1
+                }
+            }
         }
         return resolved
     }
 
+    /// The answer kept for an attempt given up without a charge.
+    static let expired = APIError(
+        .conflict, type: "payment_expired",
+        message: "This payment was never completed and nothing was charged. Please start the payment again.")
+
+    /// `provider.charge(request)`, or ``ProviderError/timedOut`` when it takes longer than `timeout`
+    /// (the call itself is left to finish on its own).
+    static func charge(
+        _ request: ChargeRequest, with provider: any PaymentProvider, timeout: Duration
+    )
+        async throws(ProviderError) -> ChargeOutcome
+    {
+        let first = FirstResult<Result<ChargeOutcome, ProviderError>>()
+        let result = await withCheckedContinuation { continuation in
+            first.install(continuation)
+            Task {
+                do throws(ProviderError) {
+                    first.resume(with: .success(try await provider.charge(request)))
+                } catch {
+                    first.resume(with: .failure(error))
+                }
+            }
+            Task {
+                try? await Task.sleep(for: timeout)
+                first.resume(with: .failure(.timedOut))
+            }
+        }
+        return try result.get()
+    }
+
     static func method(of record: PaymentAttemptRecord) throws -> PaymentMethod {
         try PaymentMethod(wireName: record.method.rawValue, token: record.paymentToken)
+    }
+}
+
+/// Resumes a continuation with the first of several results; later ones are dropped.
+final class FirstResult<Value: Sendable>: Sendable {
+    private let continuation = Locked<CheckedContinuation<Value, Never>?>(nil)
+
+    func install(_ continuation: CheckedContinuation<Value, Never>) {
+        self.continuation.withLock { $0 = continuation }
+    }
+
+    func resume(with value: Value) {
+        let waiting = continuation.withLock { current -> CheckedContinuation<Value, Never>? in
+            defer { current = nil }
+            return current
+        }
+        waiting?.resume(returning: value)
     }
 }
