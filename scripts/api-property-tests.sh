@@ -10,7 +10,7 @@
 #
 # Environment:
 #   API_TEST_SEED          the generation seed (default fixed, so runs are reproducible)
-#   API_TEST_MAX_EXAMPLES  test cases per operation and phase (default 500: about a minute once built)
+#   API_TEST_MAX_EXAMPLES  test cases per operation and phase (default 500: one to two minutes once built)
 #   API_TEST_WORKERS       concurrent schemathesis workers (default 1, for reproducibility)
 #   STORE_BIN              a `store` executable to test instead of building the debug one
 #   PYTHON                 the Python 3 used to create the venv (default python3; on Debian it
