@@ -11,6 +11,7 @@ packages=(
     libmicrohttpd-dev
     postgresql-15
     python3
+    python3-venv
 )
 
 missing=()

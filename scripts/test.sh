@@ -23,3 +23,6 @@ fi
 
 echo "== tests"
 swift test --skip-build
+
+echo "== API property tests (schemathesis against docs/openapi.yaml)"
+STORE_BIN="$(swift build --show-bin-path)/store" scripts/api-property-tests.sh

@@ -163,6 +163,11 @@ import Testing
             #expect(wrongPassword.status == 401)
             #expect(unknownEmail.status == 401)
             #expect(wrongPassword.body == unknownEmail.body)
+            // A password that happens to look like a card number is not refused as one, on any
+            // spelling of the path.
+            let cardLike = try await store.send(
+                "POST", "/api/login/", json: #"{"email":"nobody@onlinestore.test","password":"4242424242424242"}"#)
+            #expect(cardLike.status == 401)
             #expect(try await store.send("POST", "/api/login", json: #"{"email":"x"}"#).status == 422)
         }
     }
@@ -181,7 +186,9 @@ import Testing
     @Test("sessions: 401 without or with a bad token; no shopper reaches another's basket", arguments: Backend.allCases)
     func sessionsAndIsolation(backend: Backend) async throws {
         try await TestStore.with(backend) { store in
-            #expect(try await store.send("GET", "/api/basket").status == 401)
+            let anonymous = try await store.send("GET", "/api/basket")
+            #expect(anonymous.status == 401)
+            #expect(anonymous.header("WWW-Authenticate") == "Bearer")
             #expect(try await store.send("GET", "/api/basket", token: "not-a-token").status == 401)
             #expect(try await store.send("GET", "/api/basket", token: String(repeating: "A", count: 43)).status == 401)
             #expect(try await store.send("GET", "/api/basket", headers: ["Cookie": "session=x"]).status == 401)

@@ -1,4 +1,5 @@
 import CheckoutKit
+import Foundation
 import HTTPServer
 import StoreCrypto
 
@@ -35,12 +36,22 @@ struct CatalogRoutes: Sendable {
                     throw HTTPError.notFound("There is no such image.")
                 }
                 var response =
-                    request.headers["If-None-Match"] == tag
+                    matches(request.headers["If-None-Match"], tag: tag)
                     ? Response(status: .notModified) : Response.bytes(bytes, contentType: "image/svg+xml")
                 response.headers.replaceOrAdd(name: "Cache-Control", value: "public, max-age=86400")
                 response.headers.replaceOrAdd(name: "ETag", value: tag)
                 return response
             })
+    }
+}
+
+/// Whether an `If-None-Match` header names `tag`: `*`, or a comma-separated list of entity tags,
+/// weak (`W/"…"`) or strong, compared weakly as RFC 9110 §13.1.2 asks.
+func matches(_ header: String?, tag: String) -> Bool {
+    guard let header else { return false }
+    return header.split(separator: ",").contains { candidate in
+        let trimmed = candidate.trimmingCharacters(in: .whitespaces)
+        return trimmed == "*" || (trimmed.hasPrefix("W/") ? String(trimmed.dropFirst(2)) : trimmed) == tag
     }
 }
 

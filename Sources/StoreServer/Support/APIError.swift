@@ -14,10 +14,15 @@ struct APIError: Error, Sendable {
     }
 
     var response: Response {
+        var headers = self.headers
+        if status == .unauthorized, !headers.contains("WWW-Authenticate") {
+            headers.replaceOrAdd(name: "WWW-Authenticate", value: "Bearer")
+        }
         var response =
             (try? Response.json(body, status: status, encoder: StoreJSON.makeEncoder()))
             ?? Response.text(body.error.message, status: status)
         for field in headers { response.headers.replaceOrAdd(name: field.name, value: field.value) }
+        response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
         return response
     }
 

@@ -10,7 +10,7 @@ struct CardNumberGuard: Middleware {
     static let exempt: Set<String> = ["/api/login", "/auth/login"]
 
     func handle(_ request: Request, context: RequestContext, next: Responder) async throws -> Response {
-        if !request.body.isEmpty, !Self.exempt.contains(request.path),
+        if !request.body.isEmpty, !Self.exempt.contains(context.route ?? request.path),
             CardNumberDetector.containsCardNumber(String(decoding: request.body, as: UTF8.self))
         {
             throw APIError(CheckoutError.cardNumberRejected)
