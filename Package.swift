@@ -81,6 +81,9 @@ let package = Package(
             name: "PricingBenchmark", dependencies: ["CheckoutKit"], path: "benchmarks/PricingBenchmark",
             swiftSettings: strictSwift),
         .executableTarget(
+            name: "CheckoutBenchmark", dependencies: ["StoreDatabase", "CheckoutKit", "StoreSQL", "StoreCrypto"],
+            path: "benchmarks/CheckoutBenchmark", swiftSettings: strictSwift),
+        .executableTarget(
             name: "DatabaseBenchmark", dependencies: ["StoreDatabase", "CheckoutKit", "StoreSQL"],
             path: "benchmarks/DatabaseBenchmark", swiftSettings: strictSwift),
     ]

@@ -23,13 +23,12 @@ public final class SandboxProvider: PaymentProvider {
     private let ledger: any SQLDatabase
     private let clock: @Sendable () -> Date
 
-    /// Opens (creating if needed) the ledger at `url`: `sqlite:PATH` or a `postgres://` URL.
+    /// Opens (creating if needed) the ledger at `url`: `sqlite:PATH` or a `postgres://` URL, with
+    /// `poolSize` connections of its own on PostgreSQL.
     public static func open(
-        url: String, clock: @escaping @Sendable () -> Date = { Date() }
-    ) async throws
-        -> SandboxProvider
-    {
-        let database = try await StoreDatabase.openUnmigrated(url: url, poolSize: 4)
+        url: String, poolSize: Int = 4, clock: @escaping @Sendable () -> Date = { Date() }
+    ) async throws -> SandboxProvider {
+        let database = try await StoreDatabase.openUnmigrated(url: url, poolSize: poolSize)
         try await database.sql.write { connection in
             try connection.executeScript(
                 """

@@ -39,7 +39,7 @@ func placeOrder(_ database: StoreDatabase, _ attempt: NewPaymentAttempt) async t
     }
     let order = record.order(id: .random(), cardBrand: nil, createdAt: testNow)
     _ = try await database.payments.recordPaid(
-        record.id, order: order, response: StoredResponse(status: 201, body: "{}"),
+        record, order: order, response: StoredResponse(status: 201, body: "{}"),
         event: .paymentFinished(method: record.method, succeeded: true), now: testNow)
     return order
 }
@@ -95,15 +95,15 @@ func timesUsed(_ database: StoreDatabase, _ code: String) async throws -> Int {
             let order = record.order(id: .random(), cardBrand: nil, createdAt: testNow)
             let response = StoredResponse(status: 201, body: "first")
             _ = try await database.payments.recordPaid(
-                record.id, order: order, response: response, event: nil, now: testNow)
+                record, order: order, response: response, event: nil, now: testNow)
             let second = try await database.payments.recordPaid(
-                record.id, order: record.order(id: .random(), cardBrand: nil, createdAt: testNow),
+                record, order: record.order(id: .random(), cardBrand: nil, createdAt: testNow),
                 response: StoredResponse(status: 201, body: "second"), event: nil, now: testNow)
             #expect(second.response == response)
             #expect(try await database.orders.orders(for: shopper).map(\.id) == [order.id])
             // A failure recorded after the payment changes nothing either.
             _ = try await database.payments.recordFailed(
-                record.id, response: StoredResponse(status: 402, body: "x"), event: nil, now: testNow)
+                record, response: StoredResponse(status: 402, body: "x"), event: nil, now: testNow)
             #expect(try await stock(database, 2) == 80 - 1)
         }
     }
@@ -122,7 +122,7 @@ func timesUsed(_ database: StoreDatabase, _ code: String) async throws -> Int {
             #expect(try await stock(database, 11) == before - 2)
             #expect(try await timesUsed(database, "RUN10") == 1)
             let failed = try await database.payments.recordFailed(
-                record.id, response: StoredResponse(status: 402, body: "declined"),
+                record, response: StoredResponse(status: 402, body: "declined"),
                 event: .paymentFinished(method: .card, succeeded: false), now: testNow)
             #expect(failed.state == .failed)
             #expect(try await stock(database, 11) == before)

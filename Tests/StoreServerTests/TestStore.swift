@@ -98,7 +98,8 @@ struct TestStore: Sendable {
     /// sandbox ledger beside it.
     static func start(url: String, clock: StoreClock = .system) async throws -> TestStore {
         let database = try await StoreDatabase.open(url: url, hasher: .minimal, poolSize: 4)
-        let provider = try await SandboxProvider.open(url: try SandboxProvider.defaultLedgerURL(forStore: url))
+        let provider = try await SandboxProvider.open(
+            url: try SandboxProvider.defaultLedgerURL(forStore: url), poolSize: 2)
         let log = LogLines()
         let server = try await StoreServer(
             database: database,

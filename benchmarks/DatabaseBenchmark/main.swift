@@ -81,7 +81,7 @@ func benchmark(_ name: String, url: String) async throws -> [Figure] {
         guard case .reserved(let record) = try await payments.reserve(attempt, now: Date()) else { return }
         let order = record.order(id: .random(), cardBrand: nil, createdAt: Date())
         _ = try await payments.recordPaid(
-            record.id, order: order, response: StoredResponse(status: 201, body: "{}"),
+            record, order: order, response: StoredResponse(status: 201, body: "{}"),
             event: .paymentFinished(method: record.method, succeeded: true), now: Date())
     }
     let sql = database.sql

@@ -82,6 +82,15 @@ public struct PaymentAttemptRecord: Hashable, Sendable {
             createdAt: createdAt)
     }
 
+    /// This attempt in its final state.
+    func finished(_ state: PaymentAttemptState, response: StoredResponse, orderID: OrderID?) -> PaymentAttemptRecord {
+        PaymentAttemptRecord(
+            id: id, shopperID: shopperID, key: key, fingerprint: fingerprint, state: state, lines: lines,
+            subtotal: subtotal, discount: discount, shipping: shipping, fee: fee, amount: amount, method: method,
+            paymentToken: paymentToken, promotionCode: promotionCode, leaseExpiresAt: leaseExpiresAt,
+            mayHaveCharged: mayHaveCharged, response: response, orderID: orderID, createdAt: createdAt)
+    }
+
     static let columns: SQLQuery = """
         id, shopper_id, idempotency_key, request_fingerprint, state, currency, subtotal_minor, discount_minor,
         shipping_minor, fee_minor, amount_minor, payment_method, payment_token, promotion_code, lease_expires_at,
@@ -110,6 +119,29 @@ public struct PaymentAttemptRecord: Hashable, Sendable {
             response: status.flatMap { status in body.map { StoredResponse(status: status, body: $0) } },
             orderID: try row.decode("order_id", as: String?.self).map(OrderID.init(rawValue:)),
             createdAt: try row.date("created_at"))
+    }
+}
+
+extension PaymentAttemptRecord {
+    /// The record of `attempt` as it was just inserted: pending, with a call about to be made.
+    init(_ attempt: NewPaymentAttempt, now: Date) throws(MoneyError) {
+        let quote = attempt.quote
+        var lines: [OrderLine] = []
+        for line in quote.lines {
+            lines.append(
+                OrderLine(
+                    productID: line.productID, title: line.title, unitPrice: line.unitPrice,
+                    quantity: line.quantity.value, lineTotal: try line.total()))
+        }
+        let token: String? =
+            if case .card(let token) = quote.method { token.rawValue } else { nil }
+        self.init(
+            id: attempt.id, shopperID: attempt.shopperID, key: attempt.key.rawValue, fingerprint: attempt.fingerprint,
+            state: .pending, lines: lines, subtotal: quote.breakdown.subtotal, discount: quote.breakdown.discount,
+            shipping: quote.breakdown.shipping, fee: quote.payment.fee, amount: quote.amountDue,
+            method: quote.method.kind, paymentToken: token, promotionCode: PaymentRepository.promotionUsed(by: quote),
+            leaseExpiresAt: Date(unixMilliseconds: attempt.leaseExpiresAt.unixMilliseconds), mayHaveCharged: true,
+            response: nil, orderID: nil, createdAt: Date(unixMilliseconds: now.unixMilliseconds))
     }
 }
 

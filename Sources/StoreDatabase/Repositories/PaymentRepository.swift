@@ -43,10 +43,7 @@ public struct PaymentRepository: Sendable {
                     try Self.usePromotion(code, now: now, on: connection)
                 }
                 try Self.insert(attempt, now: now, on: connection)
-                guard let record = try Self.attempt(id: attempt.id, on: connection) else {
-                    throw DatabaseError(kind: .other, code: "attempt", message: "attempt missing after insert")
-                }
-                return .reserved(record)
+                return .reserved(try PaymentAttemptRecord(attempt, now: now))
             }
         } catch let error as DatabaseError where error.kind == .uniqueViolation {
             // A concurrent request with the same key committed first.
@@ -100,10 +97,10 @@ public struct PaymentRepository: Sendable {
     public func expireUncharged(_ id: AttemptID, response: StoredResponse, now: Date) async throws -> Bool {
         try await database.write { connection in
             guard let attempt = try Self.attempt(id: id, on: connection), attempt.state == .pending,
-                !attempt.mayHaveCharged
+                !attempt.mayHaveCharged,
+                try Self.finish(id, state: .failed, response: response, orderID: nil, now: now, on: connection)
             else { return false }
             try Self.release(attempt, on: connection)
-            try Self.finish(id, state: .failed, response: response, orderID: nil, now: now, on: connection)
             return true
         }
     }
@@ -127,37 +124,34 @@ public struct PaymentRepository: Sendable {
     /// Idempotent: when the attempt is no longer pending (another request or server recorded its
     /// outcome first), nothing is written and the attempt as recorded is returned.
     public func recordPaid(
-        _ id: AttemptID, order: Order, response: StoredResponse, event: AnalyticsEvent?, now: Date
+        _ attempt: PaymentAttemptRecord, order: Order, response: StoredResponse, event: AnalyticsEvent?, now: Date
     ) async throws -> PaymentAttemptRecord {
         try await database.write { connection in
-            guard let attempt = try Self.attempt(id: id, on: connection) else {
-                throw DatabaseError(kind: .other, code: "attempt", message: "no such payment attempt")
-            }
-            guard attempt.state == .pending else { return attempt }
-            try Self.insert(order, shopper: attempt.shopperID, attempt: id, on: connection)
-            try Self.finish(id, state: .succeeded, response: response, orderID: order.id, now: now, on: connection)
+            guard
+                try Self.finish(
+                    attempt.id, state: .succeeded, response: response, orderID: order.id, now: now, on: connection)
+            else { return try Self.attempt(id: attempt.id, on: connection) ?? attempt }
+            try Self.insert(order, shopper: attempt.shopperID, attempt: attempt.id, on: connection)
             try BasketRepository.empty(attempt.shopperID, now: now, on: connection)
             if let event { try AnalyticsRepository.insert(event, at: now, on: connection) }
-            return try Self.attempt(id: id, on: connection) ?? attempt
+            return attempt.finished(.succeeded, response: response, orderID: order.id)
         }
     }
 
     /// Records a definite failure (a decline): the response to replay, the reservation given back
     /// and the analytics event, in one transaction. Idempotent like ``recordPaid(_:order:response:event:now:)``.
     public func recordFailed(
-        _ id: AttemptID, response: StoredResponse, event: AnalyticsEvent?, now: Date
+        _ attempt: PaymentAttemptRecord, response: StoredResponse, event: AnalyticsEvent?, now: Date
     ) async throws
         -> PaymentAttemptRecord
     {
         try await database.write { connection in
-            guard let attempt = try Self.attempt(id: id, on: connection) else {
-                throw DatabaseError(kind: .other, code: "attempt", message: "no such payment attempt")
-            }
-            guard attempt.state == .pending else { return attempt }
+            guard
+                try Self.finish(attempt.id, state: .failed, response: response, orderID: nil, now: now, on: connection)
+            else { return try Self.attempt(id: attempt.id, on: connection) ?? attempt }
             try Self.release(attempt, on: connection)
-            try Self.finish(id, state: .failed, response: response, orderID: nil, now: now, on: connection)
             if let event { try AnalyticsRepository.insert(event, at: now, on: connection) }
-            return try Self.attempt(id: id, on: connection) ?? attempt
+            return attempt.finished(.failed, response: response, orderID: nil)
         }
     }
 
@@ -297,17 +291,18 @@ public struct PaymentRepository: Sendable {
         }
     }
 
+    /// Moves a pending attempt to its final state; `false` when it was no longer pending.
     static func finish(
         _ id: AttemptID, state: PaymentAttemptState, response: StoredResponse, orderID: OrderID?, now: Date,
         on connection: any SQLConnection
-    ) throws {
+    ) throws -> Bool {
         try connection.execute(
             """
             UPDATE payment_attempts
             SET state = \(state.rawValue), response_status = \(response.status), response_body = \(response.body),
                 order_id = \(orderID?.rawValue), updated_at = \(now.unixMilliseconds)
             WHERE id = \(id.rawValue) AND state = 'pending'
-            """)
+            """) == 1
     }
 
     static func attempt(

@@ -45,14 +45,19 @@ struct CheckoutService: Sendable {
         guard request.expectedTotal.isPositive else { throw CheckoutError.invalidAmount }
         let fingerprint = CheckoutFingerprint(request)
 
-        if let existing = try await database.payments.attempt(shopper: shopper.id, key: key.rawValue) {
-            return try await resume(existing, fingerprint: fingerprint)
-        }
         let basket = try await baskets.priced(shopper)
         let quote = try CheckoutQuote(
             lines: basket.lines, promotion: basket.promotion, tier: basket.tier, shipping: configuration.shipping,
             fees: configuration.fees, method: method)
-        try quote.confirm(expectedTotal: request.expectedTotal)
+        do {
+            try quote.confirm(expectedTotal: request.expectedTotal)
+        } catch {
+            // A retry of a finished attempt meets an emptied (or changed) basket: it replays.
+            if let existing = try await database.payments.attempt(shopper: shopper.id, key: key.rawValue) {
+                return try await resume(existing, fingerprint: fingerprint)
+            }
+            throw error
+        }
 
         let attempt = NewPaymentAttempt(
             id: .random(), shopperID: shopper.id, key: key, fingerprint: fingerprint.text, quote: quote,
@@ -115,7 +120,7 @@ struct CheckoutService: Sendable {
             let order = record.order(id: .random(), cardBrand: brand, createdAt: now)
             let body = try StoreJSON.makeEncoder().encode(OrderBody(order))
             final = try await database.payments.recordPaid(
-                record.id, order: order,
+                record, order: order,
                 response: StoredResponse(status: 201, body: String(decoding: body, as: UTF8.self)),
                 event: .paymentFinished(method: record.method, succeeded: true), now: now)
             stockChanged()
@@ -123,7 +128,7 @@ struct CheckoutService: Sendable {
             let error = APIError(CheckoutError.declined(reason))
             let body = try StoreJSON.makeEncoder().encode(error.body)
             final = try await database.payments.recordFailed(
-                record.id,
+                record,
                 response: StoredResponse(status: error.status.code, body: String(decoding: body, as: UTF8.self)),
                 event: .paymentFinished(method: record.method, succeeded: false), now: now)
         }

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Checkout throughput: POST /api/checkout with unique shoppers and keys, 64 connections for 10 s
+# (wrk, benchmarks/checkout.lua), on SQLite (WAL, synchronous=FULL) and on PostgreSQL 15, each
+# beside the raw single-row commit rate of the same database measured in the same run.
+#
+#   scripts/bench-checkout.sh            (STORE_BENCH_POSTGRES_URL: an existing server to use)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+shoppers="${CHECKOUT_SHOPPERS:-40000}"
+duration="${CHECKOUT_DURATION:-10s}"
+connections="${CHECKOUT_CONNECTIONS:-64}"
+threads=2
+
+swift build -c release --product store >/dev/null
+swift build -c release --product CheckoutBenchmark >/dev/null
+bin="$(swift build -c release --show-bin-path)"
+
+work="$(mktemp -d /tmp/store-bench-checkout.XXXXXX)"
+server_pid=""
+pg_dir=""
+cleanup() {
+    if [ -n "$server_pid" ]; then kill -TERM "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+    if [ -n "$pg_dir" ]; then scripts/postgres-cluster.sh stop "$pg_dir"; fi
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+run_case() {
+    local name="$1" url="$2"
+    local tokens="$work/tokens-$name" port
+    echo "== checkout: $name"
+    "$bin/CheckoutBenchmark" "$url" "$shoppers" "$tokens"
+    port="$(free_port)"
+    "$bin/store" serve --port "$port" --database "$url" >"$work/stdout-$name" 2>/dev/null &
+    server_pid=$!
+    for _ in $(seq 1 200); do
+        grep -q "listening on" "$work/stdout-$name" 2>/dev/null && break
+        sleep 0.1
+    done
+    CHECKOUT_TOKENS="$tokens" CHECKOUT_THREADS="$threads" \
+        wrk -t"$threads" -c"$connections" -d"$duration" --latency -s benchmarks/checkout.lua \
+        "http://127.0.0.1:$port/" >"$work/wrk-$name"
+    kill -TERM "$server_pid"
+    wait "$server_pid" || true
+    server_pid=""
+    local paid p50 p99 seconds
+    paid="$(sed -n 's/^checkouts: \([0-9]*\) paid.*/\1/p' "$work/wrk-$name")"
+    p50="$(awk '$1 == "50%" { print $2 }' "$work/wrk-$name")"
+    p99="$(awk '$1 == "99%" { print $2 }' "$work/wrk-$name")"
+    seconds="${duration%s}"
+    grep -E "^checkouts:|Socket errors|Non-2xx" "$work/wrk-$name" || true
+    echo "$name: $((paid / seconds)) durable checkouts/s ($paid paid in $duration, $connections connections), p50 $p50, p99 $p99"
+}
+
+run_case "SQLite (WAL, synchronous=FULL)" "sqlite:$work/store.sqlite"
+
+pg_url="${STORE_BENCH_POSTGRES_URL:-}"
+if [ -z "$pg_url" ]; then
+    pg_dir="$(mktemp -d /tmp/store-bench-checkout-pg.XXXXXX)"
+    pg_url="$(scripts/postgres-cluster.sh start "$pg_dir" "$(free_port)")"
+fi
+run_case "PostgreSQL 15" "$pg_url"
