@@ -19,3 +19,5 @@ echo "== pricing"
 .build/release/PricingBenchmark 5
 echo "== database"
 .build/release/DatabaseBenchmark
+echo "== checkout"
+STORE_BENCH_POSTGRES_URL="" scripts/bench-checkout.sh

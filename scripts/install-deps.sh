@@ -12,6 +12,8 @@ packages=(
     postgresql-15
     python3
     python3-venv
+    wrk
+    nginx-light
 )
 
 missing=()
