@@ -18,6 +18,15 @@ public struct StoredBasket: Hashable, Sendable {
     }
 }
 
+/// What pricing a basket needs, as stored.
+public struct PricingInputs: Hashable, Sendable {
+    public let basket: StoredBasket
+    /// The basket's promotion, when its code still exists (whatever its availability now).
+    public let promotion: Promotion?
+    /// The customer's subscription facts; `nil` for an anonymous shopper.
+    public let subscription: SubscriptionFacts?
+}
+
 /// Each shopper's basket. Every method is scoped to one shopper: no call can reach another's.
 public struct BasketRepository: Sendable {
     let database: any SQLDatabase
@@ -29,6 +38,21 @@ public struct BasketRepository: Sendable {
     /// The basket of `shopper` (empty when they never added anything).
     public func basket(for shopper: ShopperID) async throws -> StoredBasket {
         try await database.read { connection in try Self.basket(for: shopper, on: connection) }
+    }
+
+    /// Everything pricing the basket needs, read in one go: the basket, its promotion (if the code
+    /// still exists) and, for a signed-in customer, their subscription facts.
+    public func pricingInputs(for shopper: ShopperID, customer: CustomerID?) async throws -> PricingInputs {
+        try await database.read { connection in
+            let basket = try Self.basket(for: shopper, on: connection)
+            let promotion = try basket.promotionCode.flatMap { try PromotionRepository.promotion($0, on: connection) }
+            let subscription = try customer.flatMap { id in
+                try connection.queryFirst(
+                    "SELECT \(CustomerRepository.columns) FROM customers WHERE id = \(id.rawValue)"
+                ).map { try CustomerRepository.record(from: $0).subscription }
+            }
+            return PricingInputs(basket: basket, promotion: promotion, subscription: subscription)
+        }
     }
 
     /// Sets the quantity of `product` in the basket, adding the line when absent.

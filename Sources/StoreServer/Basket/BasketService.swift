@@ -22,28 +22,21 @@ struct BasketService: Sendable {
     let configuration: StoreConfiguration
     let clock: StoreClock
 
-    /// The tier of `shopper` now: Pro or free from the customer's cached subscription facts;
-    /// anonymous shoppers are free. A local read, never a network call.
-    func tier(of shopper: Shopper) async throws -> Tier {
-        guard let customerID = shopper.customerID,
-            let customer = try await database.customers.customer(id: customerID)
-        else { return .free }
-        return customer.subscription.tier(at: clock.now())
-    }
-
+    /// The basket priced now. The tier is Pro or free from the customer's cached subscription
+    /// facts (anonymous shoppers are free): a local read, never a network call.
     func priced(_ shopper: Shopper) async throws -> PricedBasket {
-        let stored = try await database.baskets.basket(for: shopper.id)
+        let inputs = try await database.baskets.pricingInputs(for: shopper.id, customer: shopper.customerID)
+        let stored = inputs.basket
         var promotion: Promotion?
         var unusable: PromotionCode?
         if let code = stored.promotionCode {
-            let found = try await database.promotions.promotion(code)
-            if let found, found.availability(at: clock.now()) == .available {
+            if let found = inputs.promotion, found.availability(at: clock.now()) == .available {
                 promotion = found
             } else {
                 unusable = code
             }
         }
-        let tier = try await tier(of: shopper)
+        let tier = inputs.subscription?.tier(at: clock.now()) ?? .free
         let lines = stored.basketLines
         let price = try Pricing.price(lines, promotion: promotion, tier: tier, shipping: configuration.shipping)
         return PricedBasket(
