@@ -19,3 +19,4 @@ echo "== pricing"
 .build/release/PricingBenchmark 5
 echo "== database"
 .build/release/DatabaseBenchmark
+scripts/bench-http.sh
