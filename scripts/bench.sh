@@ -19,5 +19,7 @@ echo "== pricing"
 .build/release/PricingBenchmark 5
 echo "== database"
 .build/release/DatabaseBenchmark
+echo "== HTTP catalog reads"
+scripts/bench-http.sh
 echo "== checkout"
 STORE_BENCH_POSTGRES_URL="" scripts/bench-checkout.sh

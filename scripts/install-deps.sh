@@ -14,6 +14,7 @@ packages=(
     python3-venv
     wrk
     nginx-light
+    curl
 )
 
 missing=()
