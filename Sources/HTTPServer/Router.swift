@@ -32,6 +32,8 @@ public struct Router: Sendable {
     public var errorReporter: (@Sendable (any Error, Request, RequestContext) -> Void)?
 
     private var root = Node()
+    /// The routes of patterns made only of literal segments, by their canonical path (`/a/b`).
+    private var literalRoutes: [Substring: [HTTPMethod: Route]] = [:]
     private var middleware: [any Middleware] = []
 
     /// An empty router: every request gets 404.
@@ -63,6 +65,15 @@ public struct Router: Sendable {
         }
         let route = Route(pattern: pattern, parameterNames: parameterNames, handler: handler)
         root.insert(route, for: method, at: keys[...])
+        if parameterNames.isEmpty {
+            let canonical =
+                "/"
+                + keys.compactMap { key -> String? in
+                    if case .literal(let text) = key { return text }
+                    return nil
+                }.joined(separator: "/")
+            literalRoutes[Substring(canonical), default: [:]][method] = route
+        }
     }
 
     /// Adds an asynchronous route.
@@ -136,8 +147,29 @@ public struct Router: Sendable {
         let handler: RouteHandler
     }
 
+    /// Whether a raw path is spelled the way ``literalRoutes`` keys are: no percent escape, no empty
+    /// segment, no trailing slash (except `/` itself).
+    private static func isCanonical(_ path: Substring.UTF8View) -> Bool {
+        var previous: UInt8 = 0
+        for byte in path {
+            if byte == UInt8(ascii: "%") || (byte == UInt8(ascii: "/") && previous == UInt8(ascii: "/")) {
+                return false
+            }
+            previous = byte
+        }
+        return previous != UInt8(ascii: "/") || path.count == 1
+    }
+
     /// Finds the route for the request's method and path.
     func match(_ request: Request) -> Match {
+        // Most requests name a route without parameters, spelled canonically (no escape, no empty
+        // segment, no trailing slash): one dictionary lookup finds it. Anything else, or a method
+        // the route does not have, goes through the tree, which gives the same answer slowly.
+        if let routes = literalRoutes[request.rawPath], Self.isCanonical(request.rawPath.utf8),
+            let route = routes[request.method] ?? (request.method == .head ? routes[.get] : nil)
+        {
+            return .found(route, Parameters())
+        }
         let segments = request.rawPath.utf8.split(separator: UInt8(ascii: "/")).map {
             Encoding.percentDecoded(Substring($0))
         }

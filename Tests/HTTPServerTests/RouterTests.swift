@@ -54,6 +54,25 @@ private struct Tagging: Middleware {
         #expect(text(await router.respond(to: Request(method: .get, target: "//files//new/"))) == "literal")
     }
 
+    @Test func literalRoutesAnswerAlikeWhateverTheSpelling() async throws {
+        var router = Router()
+        router.get("/api/products", .immediate { _, context in .text("list \(context.route ?? "-")") })
+        router.get("/", .immediate { _, _ in .text("home") })
+        router.post("/api/{thing}", .immediate { _, _ in .text("post") })
+        for target in ["/api/products", "/api/products/", "//api//products", "/api/%70roducts", "/api/products?x=1"] {
+            #expect(text(await router.respond(to: Request(method: .get, target: target))) == "list /api/products")
+        }
+        #expect(text(await router.respond(to: Request(method: .head, target: "/api/products"))) == "")
+        #expect(await router.respond(to: Request(method: .head, target: "/api/products")).status == .ok)
+        #expect(text(await router.respond(to: Request(method: .get, target: "/"))) == "home")
+        // The literal segment wins over the parameter, as in the tree: POST is not allowed there.
+        let post = await router.respond(to: Request(method: .post, target: "/api/products"))
+        #expect(post.status == .methodNotAllowed)
+        #expect(text(await router.respond(to: Request(method: .post, target: "/api/orders"))) == "post")
+        #expect(await router.respond(to: Request(method: .get, target: "/api/product")).status == .methodNotAllowed)
+        #expect(await router.respond(to: Request(method: .get, target: "/nope")).status == .notFound)
+    }
+
     @Test func typedParameterRejectsGarbage() async throws {
         var router = Router()
         router.get("/orders/{id}") { _, context in

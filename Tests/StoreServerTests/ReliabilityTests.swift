@@ -57,6 +57,8 @@ import Testing
                         "POST", "/carts", token: token, json: #"[{"productId":\#(card),"quantity":1}]"#))
                 replies.append(try await store.send("GET", "/api/orders/\(card)", token: token))
                 replies.append(try await store.send("GET", "/api/products/\(card)"))
+                replies.append(
+                    try await store.send("GET", "/shop/\(written.replacingOccurrences(of: " ", with: "%20"))"))
             }
         }
         // A real payment too, so the files hold orders.

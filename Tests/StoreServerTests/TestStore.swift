@@ -104,7 +104,8 @@ struct TestStore: Sendable {
         let server = try await StoreServer(
             database: database,
             options: StoreServer.Options(
-                provider: provider, port: 0, clock: clock, hasher: .minimal, accessLog: AccessLog { log.append($0) }))
+                provider: provider, port: 0, clock: clock, hasher: .minimal,
+                accessLog: AccessLog { log.append(String(decoding: $0, as: UTF8.self)) }))
         try await server.start()
         guard let base = URL(string: "http://127.0.0.1:\(server.port)") else { throw TestError("bad base URL") }
         return TestStore(server: server, database: database, provider: provider, base: base, log: log)

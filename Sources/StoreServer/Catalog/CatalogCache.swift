@@ -36,6 +36,11 @@ final class CatalogCache: Sendable {
 
     var current: Snapshot { snapshot.current }
 
+    /// One value of the current snapshot, read under the lock without copying the rest of it.
+    func read<Value>(_ body: (Snapshot) -> Value) -> Value {
+        snapshot.withLock { body($0) }
+    }
+
     /// Reads the catalog and replaces the snapshot if anything changed.
     func refresh() async throws {
         let products = try await database.catalog.products()
@@ -58,8 +63,8 @@ final class CatalogCache: Sendable {
 
     /// The Fake-Store documents for `host`, built on first use and kept (for a bounded set of hosts).
     func fakeStoreDocuments(host: String) throws -> FakeStoreDocuments {
+        if let documents = read({ $0.fakeStore[host] }) { return documents }
         let current = snapshot.current
-        if let documents = current.fakeStore[host] { return documents }
         let documents = try Self.buildFakeStore(products: current.products, categories: current.categories, host: host)
         snapshot.withLock { snapshot in
             if snapshot.fakeStore.count >= 16 { snapshot.fakeStore.removeAll() }

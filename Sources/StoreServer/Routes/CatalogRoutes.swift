@@ -10,20 +10,20 @@ struct CatalogRoutes: Sendable {
     let images: [String: [UInt8]]
 
     func register(on router: inout Router) {
-        router.get("/api/products", .immediate { _, _ in json(cache.current.productsJSON) })
+        router.get("/api/products", .immediate { _, _ in json(cache.read { $0.productsJSON }) })
         router.get(
             "/api/products/{id}",
             .immediate { _, context in
-                guard let id = productID(context.parameters["id"]), let body = cache.current.productJSON[id] else {
+                guard let id = productID(context.parameters["id"]), let body = cache.read({ $0.productJSON[id] }) else {
                     throw HTTPError.notFound("There is no such product.")
                 }
                 return json(body)
             })
-        router.get("/api/categories", .immediate { _, _ in json(cache.current.categoriesJSON) })
+        router.get("/api/categories", .immediate { _, _ in json(cache.read { $0.categoriesJSON }) })
         router.get(
             "/api/categories/{name}/products",
             .immediate { _, context in
-                guard let name = context.parameters["name"], let body = cache.current.categoryJSON[name] else {
+                guard let name = context.parameters["name"], let body = cache.read({ $0.categoryJSON[name] }) else {
                     throw HTTPError.notFound("There is no such category.")
                 }
                 return json(body)

@@ -23,7 +23,7 @@ struct FakeStoreRoutes: Sendable {
             .immediate { request, _ in json(try documents(for: request).products) })
         router.get(
             "/products/categories",
-            .immediate { _, _ in json(cache.current.categoriesJSON) })
+            .immediate { _, _ in json(cache.read { $0.categoriesJSON }) })
         router.get(
             "/products/category/{name}",
             .immediate { request, context in
@@ -115,9 +115,15 @@ struct FakeStoreRoutes: Sendable {
     /// so nothing odd from a request ends up inside a URL the store hands out.
     static func usableHost(_ host: String?) -> String? {
         guard let host, !host.isEmpty, host.utf8.count <= 255,
-            host.unicodeScalars.allSatisfy({ scalar in
-                scalar.properties.isASCIIHexDigit || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
-                    || ".-:[]".unicodeScalars.contains(scalar)
+            host.utf8.allSatisfy({ byte in
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                    UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: ":"),
+                    UInt8(ascii: "["), UInt8(ascii: "]"):
+                    true
+                default:
+                    false
+                }
             })
         else { return nil }
         return host
