@@ -10,11 +10,26 @@ import Foundation
 /// `Transfer-Encoding` field set here is ignored. The body of a response to `HEAD` is not sent.
 public struct Response: Sendable {
     /// The status; 200 OK unless told otherwise.
-    public var status: HTTPStatus
+    public var status: HTTPStatus {
+        didSet { prepared = nil }
+    }
     /// The header fields, `Content-Type` among them.
-    public var headers: HTTPHeaders
+    public var headers: HTTPHeaders {
+        didSet { prepared = nil }
+    }
     /// The body. A cached `[UInt8]` handed in here is shared, not copied, until it is written out.
-    public var body: [UInt8]
+    public var body: [UInt8] {
+        didSet { prepared = nil }
+    }
+
+    /// The prepared response this one is, while it is unchanged.
+    private(set) var prepared: PreparedResponse?
+
+    /// The response `prepared` stands for, sent as prepared (see ``PreparedResponse``).
+    public init(prepared: PreparedResponse) {
+        self = prepared.response
+        self.prepared = prepared
+    }
 
     /// A response with the given parts; see ``json(_:status:encoder:)``, ``text(_:status:)``,
     /// ``html(_:status:)`` and ``bytes(_:contentType:status:)`` for the usual ones.

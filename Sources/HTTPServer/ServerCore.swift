@@ -165,6 +165,13 @@ final class ServerCore: Sendable {
     /// fields (``HTTPServer/start()`` refuses to start with an invalid one).
     private let defaultHeaders: [(name: String, cName: ContiguousArray<CChar>, cValue: ContiguousArray<CChar>)]
 
+    /// A number no other server of this process has, for responses prepared by this one.
+    let identity = ServerCore.nextIdentity.withLock { next in
+        defer { next += 1 }
+        return next
+    }
+    private static let nextIdentity = Locked(0)
+
     /// The number of this server's request states alive (counted in debug builds), for tests that
     /// check each one is released.
     let liveRequests = Locked(0)
@@ -337,7 +344,9 @@ final class ServerCore: Sendable {
 
     /// Hands the response to libmicrohttpd with the server-wide header fields, and logs it.
     private func send(_ response: Response, to connection: OpaquePointer, for state: RequestState) -> MHD_Result {
-        guard (200..<600).contains(response.status.code), response.headers.allSatisfy(ServerCore.isValid) else {
+        guard (200..<600).contains(response.status.code),
+            response.prepared != nil || response.headers.allSatisfy(ServerCore.isValid)
+        else {
             // A handler bug (a status libmicrohttpd cannot send, a header field that would split
             // the response): answer a plain 500 instead.
             let context = RequestContext(route: state.routeLabel, startTime: state.startTime)
@@ -345,34 +354,19 @@ final class ServerCore: Sendable {
             return send(HTTPError.internalError.response, to: connection, for: state)
         }
 
-        // The body is copied once, into memory libmicrohttpd owns and frees with the response.
-        let mhdResponse = response.body.withUnsafeBytes { bytes in
-            MHD_create_response_from_buffer(
-                bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
-        }
-        guard let mhdResponse else { return .NO }
-        defer { MHD_destroy_response(mhdResponse) }
-
-        for field in response.headers
-        where !HTTPHeaders.namesEqual(field.name, "Content-Length")
-            && !HTTPHeaders.namesEqual(field.name, "Transfer-Encoding")
+        let draining = lifecycle.withLock { $0.draining }
+        let mhdResponse: OpaquePointer
+        var destroyAfterQueueing = true
+        if let prepared = response.prepared, !draining,
+            let shared = prepared.native(for: identity, build: { build(response, draining: false) })
         {
-            let added = field.name.withCString { name in
-                field.value.withCString { value in MHD_add_response_header(mhdResponse, name, value) }
-            }
-            guard added == .YES else { return .NO }
+            mhdResponse = shared
+            destroyAfterQueueing = false
+        } else {
+            guard let built = build(response, draining: draining) else { return .NO }
+            mhdResponse = built
         }
-        for field in defaultHeaders where !response.headers.contains(field.name) {
-            let added = field.cName.withUnsafeBufferPointer { name in
-                field.cValue.withUnsafeBufferPointer { value in
-                    MHD_add_response_header(mhdResponse, name.baseAddress, value.baseAddress)
-                }
-            }
-            guard added == .YES else { return .NO }
-        }
-        if lifecycle.withLock({ $0.draining }) && !response.headers.contains("Connection") {
-            guard MHD_add_response_header(mhdResponse, "Connection", "close") == .YES else { return .NO }
-        }
+        defer { if destroyAfterQueueing { MHD_destroy_response(mhdResponse) } }
 
         let result = MHD_queue_response(connection, UInt32(response.status.code), mhdResponse)
         if let accessLog = configuration.accessLog {
@@ -383,6 +377,44 @@ final class ServerCore: Sendable {
                     bodyBytes: state.request.method == .head ? 0 : response.body.count))
         }
         return result
+    }
+
+    /// A libmicrohttpd response for `response` with the server-wide header fields (and
+    /// `Connection: close` while draining); the body is copied once, into memory libmicrohttpd owns.
+    private func build(_ response: Response, draining: Bool) -> OpaquePointer? {
+        let mhdResponse = response.body.withUnsafeBytes { bytes in
+            MHD_create_response_from_buffer(
+                bytes.count, UnsafeMutableRawPointer(mutating: bytes.baseAddress), .RESPMEM_MUST_COPY)
+        }
+        guard let mhdResponse else { return nil }
+        var added = true
+        for field in response.headers
+        where !HTTPHeaders.namesEqual(field.name, "Content-Length")
+            && !HTTPHeaders.namesEqual(field.name, "Transfer-Encoding")
+        {
+            added =
+                added
+                && field.name.withCString { name in
+                    field.value.withCString { value in MHD_add_response_header(mhdResponse, name, value) }
+                } == .YES
+        }
+        for field in defaultHeaders where !response.headers.contains(field.name) {
+            added =
+                added
+                && field.cName.withUnsafeBufferPointer { name in
+                    field.cValue.withUnsafeBufferPointer { value in
+                        MHD_add_response_header(mhdResponse, name.baseAddress, value.baseAddress)
+                    }
+                } == .YES
+        }
+        if draining && !response.headers.contains("Connection") {
+            added = added && MHD_add_response_header(mhdResponse, "Connection", "close") == .YES
+        }
+        guard added else {
+            MHD_destroy_response(mhdResponse)
+            return nil
+        }
+        return mhdResponse
     }
 
     // MARK: - Reading the request

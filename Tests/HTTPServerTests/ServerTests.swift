@@ -111,6 +111,39 @@ struct ServerTests {
         await server.shutdown()
     }
 
+    @Test func preparedResponsesAreSentAgainAndAgainUntilChanged() async throws {
+        let document = PreparedResponse(
+            Response.bytes(Array(repeating: UInt8(ascii: "x"), count: 6_000), contentType: "application/json"))
+        let server = try makeServer { router in
+            router.get("/doc", .immediate { _, _ in Response(prepared: document) })
+            router.get(
+                "/doc-changed",
+                .immediate { _, _ in
+                    var response = Response(prepared: document)
+                    response.headers.replaceOrAdd(name: "X-Changed", value: "yes")
+                    return response
+                })
+        }
+        for _ in 0..<20 {
+            let response = try await fetch(port: server.port, "/doc")
+            #expect(response.status == 200)
+            #expect(response.body.count == 6_000)
+            #expect(response.headers["Content-Type"] == "application/json")
+            #expect(response.headers["X-Changed"] == nil)
+            #expect(response.headers["X-Content-Type-Options"] == "nosniff")
+        }
+        let changed = try await fetch(port: server.port, "/doc-changed")
+        #expect(changed.headers["X-Changed"] == "yes")
+        #expect(changed.body.count == 6_000)
+        let head = try await fetch(port: server.port, "/doc", method: "HEAD")
+        #expect(head.status == 200 && head.body.isEmpty && head.headers["Content-Length"] == "6000")
+        // The same prepared response served by another server gets that server's own response.
+        let other = try makeServer { router in router.get("/doc", .immediate { _, _ in Response(prepared: document) }) }
+        #expect(try await fetch(port: other.port, "/doc").body.count == 6_000)
+        await other.shutdown()
+        await server.shutdown()
+    }
+
     @Test func jsonEcho() async throws {
         let server = try makeServer()
         let response = try await fetch(

@@ -1,5 +1,6 @@
 import CheckoutKit
 import Foundation
+import HTTPServer
 import StoreAPI
 import StoreDatabase
 
@@ -13,19 +14,22 @@ final class CatalogCache: Sendable {
     struct Snapshot: Sendable {
         var products: [Product] = []
         var categories: [String] = []
-        var productsJSON: [UInt8] = Array("[]".utf8)
-        var productJSON: [ProductID: [UInt8]] = [:]
-        var categoriesJSON: [UInt8] = Array("[]".utf8)
-        var categoryJSON: [String: [UInt8]] = [:]
+        var productsJSON = Document(Array("[]".utf8))
+        var productJSON: [ProductID: Document] = [:]
+        var categoriesJSON = Document(Array("[]".utf8))
+        var categoryJSON: [String: Document] = [:]
         /// Fake-Store documents by the `Host` they were built for (their image URLs are absolute).
         var fakeStore: [String: FakeStoreDocuments] = [:]
     }
 
     struct FakeStoreDocuments: Sendable {
-        var products: [UInt8]
-        var product: [ProductID: [UInt8]]
-        var category: [String: [UInt8]]
+        var products: Document
+        var product: [ProductID: Document]
+        var category: [String: Document]
     }
+
+    /// `[]`, for lists with nothing in them.
+    static let emptyList = Document(Array("[]".utf8))
 
     private let database: StoreDatabase
     private let snapshot = Locked(Snapshot())
@@ -77,11 +81,12 @@ final class CatalogCache: Sendable {
         let encoder = StoreJSON.makeEncoder()
         var snapshot = Snapshot(products: products, categories: categories)
         let bodies = products.map(ProductBody.init)
-        snapshot.productsJSON = Array(try encoder.encode(bodies))
-        for body in bodies { snapshot.productJSON[ProductID(body.id)] = Array(try encoder.encode(body)) }
-        snapshot.categoriesJSON = Array(try encoder.encode(categories))
+        snapshot.productsJSON = try Document(encoding: bodies, with: encoder)
+        for body in bodies { snapshot.productJSON[ProductID(body.id)] = try Document(encoding: body, with: encoder) }
+        snapshot.categoriesJSON = try Document(encoding: categories, with: encoder)
         for category in categories {
-            snapshot.categoryJSON[category] = Array(try encoder.encode(bodies.filter { $0.category == category }))
+            snapshot.categoryJSON[category] = try Document(
+                encoding: bodies.filter { $0.category == category }, with: encoder)
         }
         return snapshot
     }
@@ -89,11 +94,29 @@ final class CatalogCache: Sendable {
     static func buildFakeStore(products: [Product], categories: [String], host: String) throws -> FakeStoreDocuments {
         let encoder = StoreJSON.makeEncoder()
         let bodies = products.map { FakeStoreProduct($0, imageBase: "http://\(host)") }
-        var documents = FakeStoreDocuments(products: Array(try encoder.encode(bodies)), product: [:], category: [:])
-        for body in bodies { documents.product[ProductID(body.id)] = Array(try encoder.encode(body)) }
+        var documents = FakeStoreDocuments(
+            products: try Document(encoding: bodies, with: encoder), product: [:], category: [:])
+        for body in bodies { documents.product[ProductID(body.id)] = try Document(encoding: body, with: encoder) }
         for category in categories {
-            documents.category[category] = Array(try encoder.encode(bodies.filter { $0.category == category }))
+            documents.category[category] = try Document(
+                encoding: bodies.filter { $0.category == category }, with: encoder)
         }
         return documents
     }
+}
+
+/// A cached JSON document, prepared once to be sent many times.
+struct Document: Sendable {
+    let prepared: PreparedResponse
+
+    init(_ json: [UInt8]) {
+        prepared = PreparedResponse(Response.bytes(json, contentType: "application/json; charset=utf-8"))
+    }
+
+    init(encoding value: some Encodable, with encoder: JSONEncoder) throws {
+        self.init(Array(try encoder.encode(value)))
+    }
+
+    /// The document as a response.
+    var response: Response { Response(prepared: prepared) }
 }

@@ -56,8 +56,8 @@ func matches(_ header: String?, tag: String) -> Bool {
 }
 
 /// A cached JSON document as a response.
-func json(_ bytes: [UInt8]) -> Response {
-    Response.bytes(bytes, contentType: "application/json; charset=utf-8")
+func json(_ document: Document) -> Response {
+    document.response
 }
 
 /// A product id from a path segment: a positive whole number, or `nil`.

@@ -28,7 +28,7 @@ struct FakeStoreRoutes: Sendable {
             "/products/category/{name}",
             .immediate { request, context in
                 // That API answers an unknown category with an empty list.
-                json(try documents(for: request).category[context.parameters["name"] ?? ""] ?? Array("[]".utf8))
+                json(try documents(for: request).category[context.parameters["name"] ?? ""] ?? CatalogCache.emptyList)
             })
         router.get(
             "/products/{id}",
