@@ -6,6 +6,11 @@ import Foundation
 /// key strategy; they keep slashes unescaped (image paths) and sort keys so that equal values
 /// always encode to equal bytes.
 public enum StoreJSON {
+    /// One shared encoder with the store's settings (encoders are safe to share; never change it).
+    public static let encoder = makeEncoder()
+    /// One shared decoder with the store's settings (never change it).
+    public static let decoder = makeDecoder()
+
     public static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -84,7 +84,7 @@ public final class StoreServer: Sendable {
         ProfileRoutes(sessions: sessions, database: database, clock: options.clock).register(on: &router)
         let checkout = CheckoutService(
             database: database, baskets: baskets, provider: options.provider, configuration: configuration,
-            clock: options.clock, stockChanged: { Task { try? await catalog.refresh() } })
+            clock: options.clock, stockChanged: { catalog.refreshSoon() })
         self.checkout = checkout
         CheckoutRoutes(sessions: sessions, checkout: checkout, database: database).register(on: &router)
         FakeStoreRoutes(

@@ -169,6 +169,59 @@ struct TestStore: Sendable {
         return Reply(status: http.statusCode, headers: headers, body: data)
     }
 
+    /// Sends a raw request head and body over a plain socket and returns the status code of the
+    /// answer, read even if the server stops reading the body and closes the connection early.
+    func rawStatus(_ head: String, body: [UInt8]) async throws -> Int {
+        let port = UInt16(server.port)
+        return try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(with: Result { try Self.exchange(port: port, head: Array(head.utf8), body: body) })
+            }.start()
+        }
+    }
+
+    private static func exchange(port: UInt16, head: [UInt8], body: [UInt8]) throws -> Int {
+        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socketFD >= 0 else { throw TestError("socket failed") }
+        defer { close(socketFD) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+        guard connected else { throw TestError("connect failed") }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(socketFD, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        func sendAll(_ bytes: [UInt8]) -> Bool {
+            var offset = 0
+            while offset < bytes.count {
+                let sent = bytes[offset...].withUnsafeBytes {
+                    Glibc.send(socketFD, $0.baseAddress, min($0.count, 64 << 10), Int32(MSG_NOSIGNAL))
+                }
+                if sent <= 0 { return false }
+                offset += sent
+            }
+            return true
+        }
+        guard sendAll(head) else { throw TestError("could not send the head") }
+        _ = sendAll(body)  // the server may stop reading and close: that is expected
+        var response: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        while !response.contains(UInt8(ascii: "\n")) {
+            let count = buffer.withUnsafeMutableBytes { recv(socketFD, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { break }
+            response += buffer[0..<count]
+        }
+        let statusLine = String(decoding: response.prefix { $0 != UInt8(ascii: "\r") }, as: UTF8.self)
+        let parts = statusLine.split(separator: " ")
+        guard parts.count >= 2, let status = Int(parts[1]) else { throw TestError("no status line: \(statusLine)") }
+        return status
+    }
+
     /// A new anonymous session's token.
     func newSession() async throws -> String {
         let reply = try await send("POST", "/api/sessions")

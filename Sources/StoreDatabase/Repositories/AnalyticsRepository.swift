@@ -34,9 +34,21 @@ public struct AnalyticsRepository: Sendable {
 
     /// The properties as a JSON object with sorted keys, so equal events store equal text.
     static func json(_ properties: [String: String]) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        guard let data = try? encoder.encode(properties) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+        let fields = properties.sorted { $0.key < $1.key }.map { "\(quoted($0.key)):\(quoted($0.value))" }
+        return "{" + fields.joined(separator: ",") + "}"
+    }
+
+    /// A JSON string literal.
+    private static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case let control where control.value < 0x20: result += String(format: "\\u%04x", control.value)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
     }
 }

@@ -55,6 +55,24 @@ final class CatalogCache: Sendable {
         snapshot.withLock { $0 = fresh }
     }
 
+    /// Asks for a refresh soon: changes that come close together (a burst of checkouts) are read
+    /// and encoded once, after `delay`, instead of once each.
+    func refreshSoon(after delay: Duration = .milliseconds(100)) {
+        let schedule = refreshScheduled.withLock { scheduled in
+            defer { scheduled = true }
+            return !scheduled
+        }
+        guard schedule else { return }
+        Task { [weak self] in
+            try? await Task.sleep(for: delay)
+            // Cleared before reading, so a change made during the read schedules another refresh.
+            self?.refreshScheduled.withLock { $0 = false }
+            try? await self?.refresh()
+        }
+    }
+
+    private let refreshScheduled = Locked(false)
+
     /// Refreshes every `interval` until the task is cancelled; failures are retried next time.
     func refreshPeriodically(every interval: Duration) -> Task<Void, Never> {
         Task { [weak self] in
@@ -78,7 +96,7 @@ final class CatalogCache: Sendable {
     }
 
     static func build(products: [Product], categories: [String]) throws -> Snapshot {
-        let encoder = StoreJSON.makeEncoder()
+        let encoder = StoreJSON.encoder
         var snapshot = Snapshot(products: products, categories: categories)
         let bodies = products.map(ProductBody.init)
         snapshot.productsJSON = try Document(encoding: bodies, with: encoder)
@@ -92,7 +110,7 @@ final class CatalogCache: Sendable {
     }
 
     static func buildFakeStore(products: [Product], categories: [String], host: String) throws -> FakeStoreDocuments {
-        let encoder = StoreJSON.makeEncoder()
+        let encoder = StoreJSON.encoder
         let bodies = products.map { FakeStoreProduct($0, imageBase: "http://\(host)") }
         var documents = FakeStoreDocuments(
             products: try Document(encoding: bodies, with: encoder), product: [:], category: [:])

@@ -21,14 +21,34 @@ struct CheckoutFingerprint: Codable, Hashable, Sendable {
         expectedTotal = request.expectedTotal
     }
 
-    /// Sorted-key JSON: equal requests always give equal text.
+    /// Sorted-key JSON: equal requests always give equal text. Written by hand (this runs for every
+    /// checkout): the method name is from a closed set and the amount and currency are validated;
+    /// a token is written raw only when it is letters, digits and underscores, as card tokens are.
     var text: String {
-        guard let data = try? StoreJSON.makeEncoder().encode(self) else { return "" }
-        return String(decoding: data, as: UTF8.self)
+        let token =
+            self.token.map { token in
+                let plain = token.utf8.allSatisfy { byte in
+                    switch byte {
+                    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
+                        true
+                    default:
+                        false
+                    }
+                }
+                let literal =
+                    plain
+                    ? "\"\(token)\""
+                    : (try? StoreJSON.encoder.encode(token)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
+                return #","token":"# + literal
+            } ?? ""
+        return
+            #"{"expected_total":{"amount":"\#(expectedTotal.amountText)","currency":"\#(expectedTotal.currency.code)"},"#
+            + #""payment_method":"\#(paymentMethod)"\#(token)}"#
     }
 
     init?(text: String) {
-        guard let value = try? StoreJSON.makeDecoder().decode(CheckoutFingerprint.self, from: Data(text.utf8)) else {
+        guard let value = try? StoreJSON.decoder.decode(CheckoutFingerprint.self, from: Data(text.utf8)) else {
             return nil
         }
         self = value

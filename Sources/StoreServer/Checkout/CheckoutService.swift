@@ -118,7 +118,7 @@ struct CheckoutService: Sendable {
         switch outcome {
         case .approved(_, let brand):
             let order = record.order(id: .random(), cardBrand: brand, createdAt: now)
-            let body = try StoreJSON.makeEncoder().encode(OrderBody(order))
+            let body = try StoreJSON.encoder.encode(OrderBody(order))
             final = try await database.payments.recordPaid(
                 record, order: order,
                 response: StoredResponse(status: 201, body: String(decoding: body, as: UTF8.self)),
@@ -126,7 +126,7 @@ struct CheckoutService: Sendable {
             stockChanged()
         case .declined(let reason):
             let error = APIError(CheckoutError.declined(reason))
-            let body = try StoreJSON.makeEncoder().encode(error.body)
+            let body = try StoreJSON.encoder.encode(error.body)
             final = try await database.payments.recordFailed(
                 record,
                 response: StoredResponse(status: error.status.code, body: String(decoding: body, as: UTF8.self)),
@@ -158,7 +158,7 @@ struct CheckoutService: Sendable {
                 guard
                     (try? await database.payments.claim(record.id, leaseExpiresAt: lease, now: now, toCharge: false))
                         == true,
-                    let body = try? StoreJSON.makeEncoder().encode(Self.expired.body)
+                    let body = try? StoreJSON.encoder.encode(Self.expired.body)
                 else { continue }
                 let response = StoredResponse(
                     status: Self.expired.status.code, body: String(decoding: body, as: UTF8.self))

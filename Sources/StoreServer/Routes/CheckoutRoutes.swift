@@ -23,7 +23,7 @@ struct CheckoutRoutes: Sendable {
                         .badRequest, type: "invalid_idempotency_key",
                         message: "The Idempotency-Key must be 1 to 255 visible ASCII characters.")
                 }
-                let body = try request.decodeJSON(CheckoutRequest.self, using: StoreJSON.makeDecoder())
+                let body = try request.decodeJSON(CheckoutRequest.self, using: StoreJSON.decoder)
                 let answer = try await checkout.checkout(body, key: key, shopper: shopper)
                 var response = Response.bytes(
                     Array(answer.body.utf8), contentType: "application/json; charset=utf-8",

@@ -30,7 +30,7 @@ struct SessionRoutes: Sendable {
 
 /// A JSON response in the store's encoding, never cached by intermediaries.
 func respond(_ value: some Encodable, status: HTTPStatus = .ok) throws -> Response {
-    var response = try Response.json(value, status: status, encoder: StoreJSON.makeEncoder())
+    var response = try Response.json(value, status: status, encoder: StoreJSON.encoder)
     response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
     return response
 }

@@ -19,7 +19,7 @@ struct APIError: Error, Sendable {
             headers.replaceOrAdd(name: "WWW-Authenticate", value: "Bearer")
         }
         var response =
-            (try? Response.json(body, status: status, encoder: StoreJSON.makeEncoder()))
+            (try? Response.json(body, status: status, encoder: StoreJSON.encoder))
             ?? Response.text(body.error.message, status: status)
         for field in headers { response.headers.replaceOrAdd(name: field.name, value: field.value) }
         response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
