@@ -19,6 +19,8 @@ struct Sessions: Sendable {
     let database: StoreDatabase
     let clock: StoreClock
     let lifetime: TimeInterval
+    /// Recently seen sessions, so that a shopper's burst of requests reads the session once.
+    let cache = SessionCache(capacity: 10_000, maximumAge: 10)
 
     /// A new anonymous shopper and the token that stands for them.
     func createAnonymous() async throws -> SecretToken {
@@ -54,10 +56,13 @@ struct Sessions: Sendable {
     }
 
     func shopper(for token: SecretToken) async throws -> Shopper? {
-        guard let session = try await database.sessions.session(tokenHash: token.hash, now: clock.now()) else {
-            return nil
-        }
-        return Shopper(id: session.shopperID, customerID: session.customerID)
+        let hash = token.hash
+        let now = clock.now()
+        if let cached = cache.shopper(for: hash, now: now) { return cached }
+        guard let session = try await database.sessions.session(tokenHash: hash, now: now) else { return nil }
+        let shopper = Shopper(id: session.shopperID, customerID: session.customerID)
+        cache.remember(shopper, for: hash, expiresAt: session.expiresAt, now: now)
+        return shopper
     }
 
     /// Wraps a handler that needs a shopper: without a valid bearer token the answer is 401.
@@ -69,6 +74,45 @@ struct Sessions: Sendable {
             var response = try await handler(request, context, shopper)
             response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
             return response
+        }
+    }
+}
+
+/// Sessions seen in the last few seconds, by token hash.
+///
+/// Sessions are never changed once made — they only expire — so a cached entry is right until
+/// its session's own expiry; the short maximum age bounds how long a session deleted in the
+/// database (by another server's clean-up) keeps working here.
+final class SessionCache: Sendable {
+    private struct Entry {
+        let shopper: Shopper
+        let validUntil: Date
+    }
+
+    private let entries = Locked<[[UInt8]: Entry]>([:])
+    private let capacity: Int
+    private let maximumAge: TimeInterval
+
+    init(capacity: Int, maximumAge: TimeInterval) {
+        self.capacity = capacity
+        self.maximumAge = maximumAge
+    }
+
+    func shopper(for hash: [UInt8], now: Date) -> Shopper? {
+        entries.withLock { entries in
+            guard let entry = entries[hash] else { return nil }
+            guard entry.validUntil > now else {
+                entries[hash] = nil
+                return nil
+            }
+            return entry.shopper
+        }
+    }
+
+    func remember(_ shopper: Shopper, for hash: [UInt8], expiresAt: Date, now: Date) {
+        entries.withLock { entries in
+            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
+            entries[hash] = Entry(shopper: shopper, validUntil: min(expiresAt, now.addingTimeInterval(maximumAge)))
         }
     }
 }
