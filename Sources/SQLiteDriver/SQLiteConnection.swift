@@ -180,6 +180,18 @@ public final class SQLiteConnection: SQLConnection {
         try statement.run(database: handle)
     }
 
+    /// Turns off SQLite's automatic checkpoints on this connection: a checkpoint then never runs
+    /// inside one of its commits (see ``checkpoint()``).
+    func disableAutomaticCheckpoints() {
+        sqlite3_wal_autocheckpoint(handle, 0)
+    }
+
+    /// Copies what it can of the write-ahead log into the database file without waiting for, or
+    /// blocking, readers and the writer (`SQLITE_CHECKPOINT_PASSIVE`).
+    func checkpoint() {
+        _ = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+    }
+
     /// Rolls back the open transaction, if any; used to restore a clean state after a failure.
     func rollbackIfInTransaction() {
         guard isInTransaction else { return }

@@ -52,13 +52,19 @@ public final class SQLiteDatabase: SQLDatabase {
         public var transientAttemptLimit: Int
         /// Prepared statements kept per connection.
         public var statementCacheCapacity: Int
+        /// How often a connection of its own copies the write-ahead log into the database file;
+        /// `nil` leaves it to SQLite, which then checkpoints inside a commit now and then (that
+        /// commit, and every write batched behind it, waits for the copy and its `fsync`).
+        public var checkpointInterval: Duration?
 
         /// A configuration; the defaults suit the store: 4 readers, `synchronous=FULL`, a 5 s busy
         /// timeout, batches of up to 128 writes, 3 attempts on busy, 64 cached statements.
         public init(
             readerCount: Int = 4, synchronous: SQLiteSynchronousMode = .full, busyTimeout: Duration = .seconds(5),
-            maxBatchSize: Int = 128, transientAttemptLimit: Int = 3, statementCacheCapacity: Int = 64
+            maxBatchSize: Int = 128, transientAttemptLimit: Int = 3, statementCacheCapacity: Int = 64,
+            checkpointInterval: Duration? = .milliseconds(250)
         ) {
+            self.checkpointInterval = checkpointInterval
             self.readerCount = readerCount
             self.synchronous = synchronous
             self.busyTimeout = busyTimeout
@@ -77,6 +83,8 @@ public final class SQLiteDatabase: SQLDatabase {
     private let readQueue = JobQueue<ReadJob>()
     private let threads = ThreadGroup()
     private let writeStatistics = Guarded(SQLiteWriteStatistics())
+    /// Set by ``close()`` to stop the checkpointer.
+    private let stopped = Guarded(false)
 
     /// Always ``StoreSQL/SQLDialect/sqlite``.
     public var dialect: SQLDialect { .sqlite }
@@ -109,6 +117,11 @@ public final class SQLiteDatabase: SQLDatabase {
         startWriter(options: writerOptions, startup: writerStartup)
         var failure = writerStartup.waitForFailure(expecting: 1)
 
+        if failure == nil, let interval = configuration.checkpointInterval {
+            let checkpointerStartup = StartupReports()
+            startCheckpointer(every: interval, options: writerOptions, startup: checkpointerStartup)
+            failure = checkpointerStartup.waitForFailure(expecting: 1)
+        }
         if failure == nil {
             var readerOptions = writerOptions
             readerOptions.role = .reader
@@ -121,6 +134,7 @@ public final class SQLiteDatabase: SQLDatabase {
         if let failure {
             writeQueue.close()
             readQueue.close()
+            stopped.withLock { $0 = true }
             threads.blockUntilAllExited()
             throw failure
         }
@@ -189,6 +203,7 @@ public final class SQLiteDatabase: SQLDatabase {
     public func close() async {
         writeQueue.close()
         readQueue.close()
+        stopped.withLock { $0 = true }
         await threads.allExited()
     }
 
@@ -219,6 +234,7 @@ public final class SQLiteDatabase: SQLDatabase {
         let statistics = writeStatistics
         let batchSize = configuration.maxBatchSize
         let attemptLimit = configuration.transientAttemptLimit
+        let checkpointsApart = configuration.checkpointInterval != nil
         threads.start(named: "SQLiteDriver.writer") {
             let connection: SQLiteConnection
             do throws(DatabaseError) {
@@ -227,6 +243,7 @@ public final class SQLiteDatabase: SQLDatabase {
                 startup.report(error)
                 return
             }
+            if checkpointsApart { connection.disableAutomaticCheckpoints() }
             startup.report(nil)
             let committer = GroupCommitter(
                 connection: connection, attemptLimit: attemptLimit, statistics: statistics)
@@ -235,6 +252,31 @@ public final class SQLiteDatabase: SQLDatabase {
                 if batch.isEmpty { break }
                 committer.run(batch)
             }
+        }
+    }
+
+    /// A thread with its own connection that checkpoints the write-ahead log every `interval`, so
+    /// that no commit ever waits for a checkpoint (the writer's automatic ones are turned off).
+    private func startCheckpointer(every interval: Duration, options: SQLiteConnection.Options, startup: StartupReports)
+    {
+        let path = path
+        let stopped = stopped
+        let microseconds = UInt32(
+            clamping: interval.components.seconds * 1_000_000 + interval.components.attoseconds / 1_000_000_000_000)
+        threads.start(named: "SQLiteDriver.checkpointer") {
+            let connection: SQLiteConnection
+            do throws(DatabaseError) {
+                connection = try SQLiteConnection(path: path, options: options)
+            } catch {
+                startup.report(error)
+                return
+            }
+            startup.report(nil)
+            while !stopped.withLock({ $0 }) {
+                usleep(microseconds)
+                connection.checkpoint()
+            }
+            connection.checkpoint()
         }
     }
 

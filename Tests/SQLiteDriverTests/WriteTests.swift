@@ -36,6 +36,35 @@ extension SQLiteDriverTests {
             }
         }
 
+        @Test func theLogIsCheckpointedApartFromTheCommits() async throws {
+            // With a checkpointer, the writer never checkpoints: the log grows past SQLite's
+            // automatic threshold (1,000 pages) only until the checkpointer copies it into the file.
+            let fast = SQLiteDatabase.Configuration(checkpointInterval: .milliseconds(50))
+            try await withDatabase(fast) { database, path in
+                try await createItems(database)
+                let before = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+                for batch in 0..<20 {
+                    _ = try await database.write { connection in
+                        for index in 0..<200 {
+                            try connection.execute(
+                                "INSERT INTO items (name) VALUES (\(String(repeating: "x", count: 200) + "\(batch)-\(index)"))"
+                            )
+                        }
+                    }
+                }
+                try await Task.sleep(for: .milliseconds(400))
+                let after = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+                #expect(after > before + 400_000, "the checkpointer copied the log into the database file")
+                #expect(try await itemNames(database).count == 4_000)
+            }
+            // Without one, SQLite checkpoints on its own and the data is there all the same.
+            try await withDatabase(SQLiteDatabase.Configuration(checkpointInterval: nil)) { database, _ in
+                try await createItems(database)
+                _ = try await database.write { try $0.execute("INSERT INTO items (name) VALUES ('one')") }
+                #expect(try await itemNames(database) == ["one"])
+            }
+        }
+
         @Test func aWriteThatThrowsLeavesNothingBehind() async throws {
             try await withDatabase { database, _ in
                 try await createItems(database)
