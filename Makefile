@@ -27,7 +27,8 @@ run: deps
 	$(SWIFT) build -c release --product store
 	.build/release/store serve --host 127.0.0.1 --port 8080 --database sqlite:.store/store.sqlite
 
-# Release-mode benchmarks (pricing, database transactions); figures go to docs/BENCHMARKS.md.
+# Release-mode benchmarks (pricing, database transactions, catalog reads against nginx, the
+# checkout path under wrk, on SQLite and PostgreSQL); figures go to docs/BENCHMARKS.md.
 bench:
 	@scripts/bench.sh
 
