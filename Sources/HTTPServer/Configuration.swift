@@ -74,6 +74,15 @@ public struct AccessLogEntry: Sendable {
     public let duration: Duration
     /// The number of body bytes sent (0 for `HEAD`).
     public let bodyBytes: Int
+
+    /// An entry; the server makes one per request (and tests of a log make their own).
+    public init(method: HTTPMethod, route: String, status: HTTPStatus, duration: Duration, bodyBytes: Int) {
+        self.method = method
+        self.route = route
+        self.status = status
+        self.duration = duration
+        self.bodyBytes = bodyBytes
+    }
 }
 
 /// Why the server could not start.

@@ -106,6 +106,7 @@ public final class StoreServer: Sendable {
         self.refreshInterval = configuration.catalogRefreshInterval
         self.reconciliationInterval = options.reconciliationInterval
         self.clock = options.clock
+        self.accessLog = options.accessLog
     }
 
     private let portBox: Locked<Int>
@@ -113,6 +114,7 @@ public final class StoreServer: Sendable {
     private let reconciliationInterval: Duration
     private let checkout: CheckoutService
     private let clock: StoreClock
+    private let accessLog: AccessLog
 
     /// Resolves the payments a previous run left unfinished, then starts accepting connections.
     ///
@@ -135,7 +137,14 @@ public final class StoreServer: Sendable {
                 await checkout.reconcile()
             }
         }
-        refresher.withLock { $0 = [refresh, reconcile] }
+        let accessLog = self.accessLog
+        let logFlusher = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(100))
+                accessLog.flush()
+            }
+        }
+        refresher.withLock { $0 = [refresh, reconcile, logFlusher] }
     }
 
     /// Runs one reconciliation pass now (the server also runs them in the background); returns how
@@ -158,5 +167,6 @@ public final class StoreServer: Sendable {
         for task in tasks { task.cancel() }
         await server.shutdown()
         for task in tasks { await task.value }
+        accessLog.flush()
     }
 }

@@ -199,7 +199,13 @@ let visa = #"{"type":"card","token":"tok_visa"}"#
             #expect(try await store.provider.approvedKeys().count == 1)  // the provider did charge
             #expect(try await store.orderCount() == 0)
 
-            let retry = try await store.checkout(token: token, key: "t-1", method: method, total: "45.00")
+            // Retries with the same key until the answer is definite (a client also waits out a 409
+            // "in progress" while another request resolves the attempt).
+            var retry = try await store.checkout(token: token, key: "t-1", method: method, total: "45.00")
+            for _ in 0..<50 where retry.status == 409 && retry.errorType == "idempotency_in_progress" {
+                try await Task.sleep(for: .milliseconds(100))
+                retry = try await store.checkout(token: token, key: "t-1", method: method, total: "45.00")
+            }
             #expect(retry.status == 201, "\(retry.text)")
             let again = try await store.checkout(token: token, key: "t-1", method: method, total: "45.00")
             #expect(again.status == 201)

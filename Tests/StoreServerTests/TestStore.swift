@@ -105,7 +105,9 @@ struct TestStore: Sendable {
             database: database,
             options: StoreServer.Options(
                 provider: provider, port: 0, clock: clock, hasher: .minimal,
-                accessLog: AccessLog { log.append(String(decoding: $0, as: UTF8.self)) }))
+                accessLog: AccessLog { log.append(String(decoding: $0, as: UTF8.self)) },
+                // Tests run reconciliation passes themselves, so none runs in the background.
+                reconciliationInterval: .seconds(3_600)))
         try await server.start()
         guard let base = URL(string: "http://127.0.0.1:\(server.port)") else { throw TestError("bad base URL") }
         return TestStore(server: server, database: database, provider: provider, base: base, log: log)

@@ -10,20 +10,23 @@ import HTTPServer
 /// different threads never interleave.
 public struct AccessLog: Sendable {
     let sink: @Sendable ([UInt8]) -> Void
+    /// Writes out lines the sink holds back; the server calls it every 100 ms and when it stops.
+    let flush: @Sendable () -> Void
 
     /// A log that hands each line (UTF-8, without the newline) to `sink`.
-    public init(sink: @escaping @Sendable ([UInt8]) -> Void) {
+    public init(sink: @escaping @Sendable ([UInt8]) -> Void, flush: @escaping @Sendable () -> Void = {}) {
         self.sink = sink
+        self.flush = flush
     }
 
-    /// Lines go to standard error (standard output carries the `listening on` line).
-    public static let standardError = AccessLog { line in
-        var bytes = line
-        bytes.append(UInt8(ascii: "\n"))
-        bytes.withUnsafeBytes { buffer in
-            _ = write(STDERR_FILENO, buffer.baseAddress, buffer.count)
-        }
-    }
+    /// Lines go to standard error (standard output carries the `listening on` line), gathered into
+    /// writes of up to 4 KiB (one `write(2)` for many requests, each write small enough to reach a
+    /// pipe whole) and written out at least every 100 ms and when the server stops. A crash loses
+    /// at most the last 100 ms of lines.
+    public static let standardError: AccessLog = {
+        let buffer = LineBuffer(descriptor: STDERR_FILENO, limit: 4_096)
+        return AccessLog(sink: { buffer.append($0) }, flush: { buffer.flush() })
+    }()
 
     /// Discards every line.
     public static let discard = AccessLog { _ in }
@@ -89,6 +92,51 @@ public struct AccessLog: Sendable {
         } while rest > 0
         if digits.count < width { digits += [UInt8](repeating: UInt8(ascii: "0"), count: width - digits.count) }
         line += digits.reversed()
+    }
+}
+
+/// Whole lines gathered for one `write(2)`.
+final class LineBuffer: Sendable {
+    private let pending = Locked<[UInt8]>([])
+    private let descriptor: Int32
+    private let limit: Int
+
+    init(descriptor: Int32, limit: Int) {
+        self.descriptor = descriptor
+        self.limit = limit
+    }
+
+    func append(_ line: [UInt8]) {
+        let full = pending.withLock { pending -> [UInt8]? in
+            var ready: [UInt8]?
+            if pending.count + line.count + 1 > limit, !pending.isEmpty {
+                ready = pending
+                pending.removeAll(keepingCapacity: true)
+            }
+            pending += line
+            pending.append(UInt8(ascii: "\n"))
+            return ready
+        }
+        if let full { writeOut(full) }
+    }
+
+    func flush() {
+        let ready = pending.withLock { pending -> [UInt8] in
+            defer { pending.removeAll(keepingCapacity: true) }
+            return pending
+        }
+        if !ready.isEmpty { writeOut(ready) }
+    }
+
+    private func writeOut(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(descriptor, buffer.baseAddress?.advanced(by: offset), buffer.count - offset)
+                if written <= 0 { return }
+                offset += written
+            }
+        }
     }
 }
 

@@ -1,0 +1,64 @@
+import Foundation
+import HTTPServer
+import Testing
+
+@testable import StoreServer
+
+@Suite struct AccessLogTests {
+    @Test func linesAreGatheredIntoWholeWritesAndNoneIsLost() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("log-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        #expect(descriptor >= 0)
+        let buffer = LineBuffer(descriptor: descriptor, limit: 4_096)
+        let lines = (0..<2_000).map { Array("{\"line\":\($0),\"route\":\"/api/basket\"}".utf8) }
+        DispatchQueue.concurrentPerform(iterations: 4) { part in
+            for index in stride(from: part, to: lines.count, by: 4) { buffer.append(lines[index]) }
+        }
+        buffer.flush()
+        close(descriptor)
+        let data = try #require(FileManager.default.contents(atPath: path))
+        let received = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(received.count == lines.count)
+        #expect(Set(received) == Set(lines.map { String(decoding: $0, as: UTF8.self) }))
+    }
+
+    @Test func aLineIsJSONWithoutSecretsOrCardNumbers() throws {
+        let captured = LockedLines()
+        let log = AccessLog(sink: { captured.append(String(decoding: $0, as: UTF8.self)) })
+        log.record(
+            AccessLogEntry(
+                method: .get, route: "/shop/4242 4242 4242 4242", status: .notFound, duration: .microseconds(1_234),
+                bodyBytes: 75))
+        log.record(
+            AccessLogEntry(
+                method: .put, route: "/api/basket/items/{id}\"\n", status: .ok, duration: .seconds(2), bodyBytes: 1))
+        let lines = captured.all
+        #expect(lines.count == 2)
+        let first = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(first["route"] as? String == "(redacted)")
+        #expect(first["status"] as? Int == 404)
+        #expect((first["duration_ms"] as? NSNumber)?.doubleValue == 1.234)
+        #expect((first["time"] as? String)?.hasSuffix("Z") == true)
+        let second = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
+        #expect(second["route"] as? String == "/api/basket/items/{id}\"\n")
+        #expect((second["duration_ms"] as? NSNumber)?.doubleValue == 2_000)
+    }
+}
+
+final class LockedLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+
+    func append(_ line: String) {
+        lock.lock()
+        lines.append(line)
+        lock.unlock()
+    }
+
+    var all: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return lines
+    }
+}
