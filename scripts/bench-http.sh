@@ -10,7 +10,7 @@
 # free loopback port with benchmarks/nginx/catalog.conf, serving those files (its pid file, logs
 # and temp paths stay in the temp dir; the system nginx is not touched). Each round runs
 # `wrk -t2 -c64 -d10s --latency` against store /api/products, its nginx copy, store /products,
-# its nginx copy. Needs wrk, nginx (nginx-light), curl and python3 (scripts/install-deps.sh).
+# its nginx copy. Needs wrk, nginx (nginx-light), curl and python3 (scripts/install-deps.sh bench).
 # Exits 1 when wrk saw a non-2xx/3xx response or a socket error.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,7 +24,7 @@ readonly wrk_args=(-t2 -c64 -d10s --latency)
 
 for tool in wrk nginx curl python3; do
     if ! command -v "$tool" >/dev/null; then
-        echo "bench-http: $tool is missing (scripts/install-deps.sh installs it)" >&2
+        echo "bench-http: $tool is missing (scripts/install-deps.sh bench installs it)" >&2
         exit 1
     fi
 done

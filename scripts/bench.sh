@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/install-deps.sh
+scripts/install-deps.sh bench
 swift build -c release --product PricingBenchmark
 swift build -c release --product DatabaseBenchmark
 

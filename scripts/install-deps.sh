@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Installs the Debian packages OnlineStore needs to build, test and run, if any is missing.
 # Non-interactive and idempotent: on a machine that has everything it only checks.
+#
+#   scripts/install-deps.sh          what building, running and testing need
+#   scripts/install-deps.sh bench    and the load generators of `make bench` (wrk, nginx, curl)
 set -euo pipefail
 
 packages=(
@@ -12,10 +15,10 @@ packages=(
     postgresql-15
     python3
     python3-venv
-    wrk
-    nginx-light
-    curl
 )
+if [ "${1:-}" = "bench" ]; then
+    packages+=(wrk nginx-light curl)
+fi
 
 missing=()
 for package in "${packages[@]}"; do
