@@ -65,14 +65,20 @@ let package = Package(
         .testTarget(name: "SQLiteDriverTests", dependencies: ["SQLiteDriver", "StoreSQL"], swiftSettings: strictSwift),
         .testTarget(
             name: "PostgresDriverTests", dependencies: ["PostgresDriver", "StoreSQL"], swiftSettings: strictSwift),
+        // What the store's suites share: the backends, a fresh PostgreSQL schema per test.
+        .target(
+            name: "StoreTestSupport", dependencies: ["StoreDatabase"], path: "Tests/StoreTestSupport",
+            swiftSettings: strictSwift),
         .testTarget(
             name: "StoreDatabaseTests",
-            dependencies: ["StoreDatabase", "CheckoutKit", "StoreSQL", "StoreCrypto"], swiftSettings: strictSwift),
+            dependencies: ["StoreDatabase", "CheckoutKit", "StoreSQL", "StoreCrypto", "StoreTestSupport"],
+            swiftSettings: strictSwift),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strictSwift),
         .testTarget(
             name: "StoreServerTests",
             dependencies: [
                 "StoreServer", "StoreDatabase", "StoreAPI", "CheckoutKit", "StoreCrypto", "PaymentProvider",
+                "StoreTestSupport",
             ],
             swiftSettings: strictSwift),
         .testTarget(name: "StoreCryptoTests", dependencies: ["StoreCrypto"], swiftSettings: strictSwift),

@@ -228,14 +228,14 @@ public final class SQLiteDatabase: SQLDatabase {
 
     // MARK: - Threads
 
-    private func startWriter(options: SQLiteConnection.Options, startup: StartupReports) {
+    /// Starts a thread that opens a connection of its own, reports to `startup` whether it could,
+    /// then runs `body` with it; the connection is closed when `body` returns, on that thread.
+    private func startConnectionThread(
+        named name: String, options: SQLiteConnection.Options, startup: StartupReports,
+        _ body: @escaping @Sendable (SQLiteConnection) -> Void
+    ) {
         let path = path
-        let queue = writeQueue
-        let statistics = writeStatistics
-        let batchSize = configuration.maxBatchSize
-        let attemptLimit = configuration.transientAttemptLimit
-        let checkpointsApart = configuration.checkpointInterval != nil
-        threads.start(named: "SQLiteDriver.writer") {
+        threads.start(named: name) {
             let connection: SQLiteConnection
             do throws(DatabaseError) {
                 connection = try SQLiteConnection(path: path, options: options)
@@ -243,10 +243,20 @@ public final class SQLiteDatabase: SQLDatabase {
                 startup.report(error)
                 return
             }
-            if checkpointsApart { connection.disableAutomaticCheckpoints() }
             startup.report(nil)
-            let committer = GroupCommitter(
-                connection: connection, attemptLimit: attemptLimit, statistics: statistics)
+            body(connection)
+        }
+    }
+
+    private func startWriter(options: SQLiteConnection.Options, startup: StartupReports) {
+        let queue = writeQueue
+        let statistics = writeStatistics
+        let batchSize = configuration.maxBatchSize
+        let attemptLimit = configuration.transientAttemptLimit
+        let checkpointsApart = configuration.checkpointInterval != nil
+        startConnectionThread(named: "SQLiteDriver.writer", options: options, startup: startup) { connection in
+            if checkpointsApart { connection.disableAutomaticCheckpoints() }
+            let committer = GroupCommitter(connection: connection, attemptLimit: attemptLimit, statistics: statistics)
             while true {
                 let batch = queue.take(upTo: batchSize)
                 if batch.isEmpty { break }
@@ -259,19 +269,10 @@ public final class SQLiteDatabase: SQLDatabase {
     /// that no commit ever waits for a checkpoint (the writer's automatic ones are turned off).
     private func startCheckpointer(every interval: Duration, options: SQLiteConnection.Options, startup: StartupReports)
     {
-        let path = path
         let stopped = stopped
         let microseconds = UInt32(
             clamping: interval.components.seconds * 1_000_000 + interval.components.attoseconds / 1_000_000_000_000)
-        threads.start(named: "SQLiteDriver.checkpointer") {
-            let connection: SQLiteConnection
-            do throws(DatabaseError) {
-                connection = try SQLiteConnection(path: path, options: options)
-            } catch {
-                startup.report(error)
-                return
-            }
-            startup.report(nil)
+        startConnectionThread(named: "SQLiteDriver.checkpointer", options: options, startup: startup) { connection in
             while !stopped.withLock({ $0 }) {
                 usleep(microseconds)
                 connection.checkpoint()
@@ -281,17 +282,9 @@ public final class SQLiteDatabase: SQLDatabase {
     }
 
     private func startReader(number: Int, options: SQLiteConnection.Options, startup: StartupReports) {
-        let path = path
         let queue = readQueue
-        threads.start(named: "SQLiteDriver.reader.\(number)") {
-            let connection: SQLiteConnection
-            do throws(DatabaseError) {
-                connection = try SQLiteConnection(path: path, options: options)
-            } catch {
-                startup.report(error)
-                return
-            }
-            startup.report(nil)
+        let name = "SQLiteDriver.reader.\(number)"
+        startConnectionThread(named: name, options: options, startup: startup) { connection in
             while let job = queue.take(upTo: 1).first {
                 job.run(connection)
                 connection.rollbackIfInTransaction()

@@ -95,6 +95,8 @@ extension SQLiteDriverTests {
                         try connection.execute("INSERT INTO items (name) VALUES ('first')")
                     }
                 }
+                // Queued one after the other, so the batch runs them in this order.
+                #expect(try await eventually { database.statistics().queuedJobs == 1 })
                 let failing = Task {
                     try await database.write { connection in
                         try connection.execute("INSERT INTO items (name) VALUES ('failing 1')")
@@ -102,12 +104,14 @@ extension SQLiteDriverTests {
                         throw DeliberateError()
                     }
                 }
+                #expect(try await eventually { database.statistics().queuedJobs == 2 })
                 let duplicate = Task {
                     _ = try await database.write { connection in
                         try connection.execute("INSERT INTO items (name) VALUES ('duplicate 1')")
                         try connection.execute("INSERT INTO items (name) VALUES ('first')")
                     }
                 }
+                #expect(try await eventually { database.statistics().queuedJobs == 3 })
                 let last = Task {
                     _ = try await database.write { connection in
                         try connection.execute("INSERT INTO items (name) VALUES ('last')")
@@ -145,12 +149,15 @@ extension SQLiteDriverTests {
                         try connection.execute("INSERT INTO items (name) VALUES ('first')")
                     }
                 }
+                // Queued one after the other, so the batch runs them in this order.
+                #expect(try await eventually { database.statistics().queuedJobs == 1 })
                 // OR ROLLBACK makes SQLite abandon the whole transaction, the other jobs' rows included.
                 let culprit = Task {
                     _ = try await database.write { connection in
                         try connection.execute("INSERT OR ROLLBACK INTO items (name) VALUES ('taken')")
                     }
                 }
+                #expect(try await eventually { database.statistics().queuedJobs == 2 })
                 let last = Task {
                     _ = try await database.write { connection in
                         try connection.execute("INSERT INTO items (name) VALUES ('last')")

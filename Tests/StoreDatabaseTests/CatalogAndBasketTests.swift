@@ -1,6 +1,7 @@
 import CheckoutKit
 import Foundation
 import StoreDatabase
+import StoreTestSupport
 import Testing
 
 @Suite("Catalog, sessions and baskets") struct CatalogAndBasketTests {

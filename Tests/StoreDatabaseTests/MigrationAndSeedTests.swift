@@ -3,6 +3,7 @@ import Foundation
 import StoreCrypto
 import StoreDatabase
 import StoreSQL
+import StoreTestSupport
 import Testing
 
 @Suite("Migrations and the seeded store") struct MigrationAndSeedTests {

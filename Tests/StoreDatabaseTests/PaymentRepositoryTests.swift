@@ -2,6 +2,7 @@ import CheckoutKit
 import Foundation
 import StoreDatabase
 import StoreSQL
+import StoreTestSupport
 import Testing
 
 /// A shopper with `lines` (product id, quantity) in their basket and an optional promotion.

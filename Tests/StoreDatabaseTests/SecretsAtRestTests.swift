@@ -3,6 +3,7 @@ import Foundation
 import StoreCrypto
 import StoreDatabase
 import StoreSQL
+import StoreTestSupport
 import Testing
 
 /// Proof by reading the raw tables (and, on SQLite, the raw files) that no password or session

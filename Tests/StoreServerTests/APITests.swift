@@ -1,6 +1,7 @@
 import CheckoutKit
 import Foundation
 import StoreAPI
+import StoreTestSupport
 import Testing
 
 /// SPEC §3–§4 and §8–§9 through the real server on a loopback port, on SQLite and PostgreSQL.

@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func aLineIsJSONWithoutSecretsOrCardNumbers() throws {
-        let captured = LockedLines()
+        let captured = LogLines()
         let log = AccessLog(sink: { captured.append(String(decoding: $0, as: UTF8.self)) })
         log.record(
             AccessLogEntry(
@@ -43,22 +43,5 @@ import Testing
         let second = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
         #expect(second["route"] as? String == "/api/basket/items/{id}\"\n")
         #expect((second["duration_ms"] as? NSNumber)?.doubleValue == 2_000)
-    }
-}
-
-final class LockedLines: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-
-    func append(_ line: String) {
-        lock.lock()
-        lines.append(line)
-        lock.unlock()
-    }
-
-    var all: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return lines
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StoreTestSupport
 import Testing
 
 /// The Fake-Store-compatible routes keep that API's shapes.

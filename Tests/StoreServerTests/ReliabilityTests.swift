@@ -3,6 +3,7 @@ import Foundation
 import StoreAPI
 import StoreDatabase
 import StoreServer
+import StoreTestSupport
 import Testing
 
 @Suite("Checkout reliability") struct ReliabilityTests {
@@ -106,47 +107,38 @@ import Testing
 
     @Test("two servers on one PostgreSQL, the same keys sent to both: one order per key")
     func twoServersOnePostgres() async throws {
-        guard let base = Backend.postgresURL else {
-            if ProcessInfo.processInfo.environment["CI"] == "true" {
-                Issue.record("PostgreSQL is required in CI: STORE_TEST_POSTGRES_URL is not set")
-            }
-            return
-        }
-        let schema = "fleet_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
-        let admin = try await StoreDatabase.openUnmigrated(url: base, poolSize: 1)
-        try await admin.sql.write { try $0.executeScript("CREATE SCHEMA \(schema)") }
-        let url = base + (base.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
-        let one = try await TestStore.start(url: url)
-        let two = try await TestStore.start(url: url)
+        guard let base = TestPostgres.required() else { return }
+        try await TestPostgres.withFreshSchema(base, prefix: "fleet") { url in
+            let one = try await TestStore.start(url: url)
+            let two = try await TestStore.start(url: url)
 
-        var tokens: [String] = []
-        for _ in 0..<8 { tokens.append(try await one.workedCaseShopper()) }
-        let tokenList = tokens
-        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-            for (index, token) in tokenList.enumerated() {
-                for server in [one, two, one, two] {
-                    group.addTask {
-                        var reply = try await server.checkout(
-                            token: token, key: "fleet-\(index)", method: visa, total: "45.00")
-                        // A client retries "in progress" with the same key until it gets the answer.
-                        while reply.status == 409 && reply.errorType == "idempotency_in_progress" {
-                            try await Task.sleep(for: .milliseconds(50))
-                            reply = try await server.checkout(
+            var tokens: [String] = []
+            for _ in 0..<8 { tokens.append(try await one.workedCaseShopper()) }
+            let tokenList = tokens
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for (index, token) in tokenList.enumerated() {
+                    for server in [one, two, one, two] {
+                        group.addTask {
+                            var reply = try await server.checkout(
                                 token: token, key: "fleet-\(index)", method: visa, total: "45.00")
+                            // A client retries "in progress" with the same key until it gets the answer.
+                            while reply.status == 409 && reply.errorType == "idempotency_in_progress" {
+                                try await Task.sleep(for: .milliseconds(50))
+                                reply = try await server.checkout(
+                                    token: token, key: "fleet-\(index)", method: visa, total: "45.00")
+                            }
+                            return reply.status
                         }
-                        return reply.status
                     }
                 }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
-            return try await group.reduce(into: [Int]()) { $0.append($1) }
+            #expect(statuses.allSatisfy { $0 == 201 })
+            #expect(try await one.orderCount() == tokens.count)
+            #expect(try await one.provider.approvedKeys().count == tokens.count)
+            await one.stop()
+            await two.stop()
         }
-        #expect(statuses.allSatisfy { $0 == 201 })
-        #expect(try await one.orderCount() == tokens.count)
-        #expect(try await one.provider.approvedKeys().count == tokens.count)
-        await one.stop()
-        await two.stop()
-        try await admin.sql.write { try $0.executeScript("DROP SCHEMA \(schema) CASCADE") }
-        await admin.close()
     }
 }
 

@@ -5,23 +5,12 @@ import StoreAPI
 import StoreCrypto
 import StoreDatabase
 import StoreServer
+import StoreTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-
-/// The backends every end-to-end test runs against.
-enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case sqlite
-    case postgres
-
-    var testDescription: String { rawValue }
-
-    static var postgresURL: String? {
-        ProcessInfo.processInfo.environment["STORE_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
-    }
-}
 
 /// Collects access-log lines in memory.
 final class LogLines: @unchecked Sendable {
@@ -54,44 +43,25 @@ struct TestStore: Sendable {
     static func with(
         _ backend: Backend, clock: StoreClock = .system, _ body: (TestStore) async throws -> Void
     ) async throws {
-        let url: String
-        var cleanup: @Sendable () async throws -> Void = {}
+        func run(_ url: String) async throws {
+            let store = try await start(url: url, clock: clock)
+            do {
+                try await body(store)
+            } catch {
+                await store.stop()
+                throw error
+            }
+            await store.stop()
+        }
         switch backend {
         case .sqlite:
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-                "store-e2e-\(UUID().uuidString)")
-            url = "sqlite:\(directory.appendingPathComponent("store.sqlite").path)"
-            cleanup = { try? FileManager.default.removeItem(at: directory) }
+            try await withTemporaryDirectory("store-e2e") { directory in
+                try await run("sqlite:\(directory.appendingPathComponent("store.sqlite").path)")
+            }
         case .postgres:
-            guard let base = Backend.postgresURL else {
-                if ProcessInfo.processInfo.environment["CI"] == "true" {
-                    Issue.record("PostgreSQL is required in CI: STORE_TEST_POSTGRES_URL is not set")
-                } else {
-                    print("skipped on PostgreSQL: STORE_TEST_POSTGRES_URL is not set (make test starts a server)")
-                }
-                return
-            }
-            let schema = "e2e_\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
-            let admin = try await StoreDatabase.openUnmigrated(url: base, poolSize: 1)
-            try await admin.sql.write { try $0.executeScript("CREATE SCHEMA \(schema)") }
-            await admin.close()
-            url = base + (base.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
-            cleanup = {
-                let admin = try await StoreDatabase.openUnmigrated(url: base, poolSize: 1)
-                try await admin.sql.write { try $0.executeScript("DROP SCHEMA \(schema) CASCADE") }
-                await admin.close()
-            }
+            guard let base = TestPostgres.required() else { return }
+            try await TestPostgres.withFreshSchema(base, prefix: "e2e") { url in try await run(url) }
         }
-        let store = try await start(url: url, clock: clock)
-        do {
-            try await body(store)
-        } catch {
-            await store.stop()
-            try await cleanup()
-            throw error
-        }
-        await store.stop()
-        try await cleanup()
     }
 
     /// Starts a store on a loopback port over the database at `url` (migrated and seeded) and the
