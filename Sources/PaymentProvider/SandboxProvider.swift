@@ -30,6 +30,10 @@ public final class SandboxProvider: PaymentProvider {
     ) async throws -> SandboxProvider {
         let database = try await StoreDatabase.openUnmigrated(url: url, poolSize: poolSize)
         try await database.sql.write { connection in
+            if connection.dialect == .postgres {
+                // Servers starting together would race on CREATE TABLE IF NOT EXISTS.
+                _ = try connection.query("SELECT pg_advisory_xact_lock(\(Self.ledgerLockKey))")
+            }
             try connection.executeScript(
                 """
                 CREATE TABLE IF NOT EXISTS sandbox_charges (
@@ -47,6 +51,9 @@ public final class SandboxProvider: PaymentProvider {
         }
         return SandboxProvider(ledger: database.sql, clock: clock)
     }
+
+    /// The key of the advisory lock that serializes creating the ledger on PostgreSQL.
+    static let ledgerLockKey: Int64 = 0x5A_4E_D8_0C
 
     init(ledger: any SQLDatabase, clock: @escaping @Sendable () -> Date) {
         self.ledger = ledger

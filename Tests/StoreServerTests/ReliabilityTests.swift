@@ -6,6 +6,10 @@ import StoreServer
 import StoreTestSupport
 import Testing
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 @Suite("Checkout reliability") struct ReliabilityTests {
     static let testCards = [
         "4242424242424242", "4000056655665556", "5555555555554444", "378282246310005", "6011111111111117",
@@ -202,6 +206,94 @@ final class MovableClock: @unchecked Sendable {
             #expect(try await store.orderCount() == 1)
             let replay = try await store.checkout(token: token, key: "lost", method: method, total: "45.00")
             #expect(replay.status == 201)
+        }
+    }
+}
+
+@Suite("Two store serve processes on one PostgreSQL", .serialized) struct FleetTests {
+    @Test("the same keys sent to two store serve processes: one order and one charge per key")
+    func twoProcessesOneDatabase() async throws {
+        guard let base = TestPostgres.required() else { return }
+        try await TestPostgres.withFreshSchema(base, prefix: "procs") { url in
+            // Migrate and seed once, as the first server of a fleet would.
+            let setup = try await StoreDatabase.open(url: url, hasher: .minimal, poolSize: 1)
+            await setup.close()
+            let first = try CommandLineTests.launch(["serve", "--port", "0", "--database", url])
+            let second = try CommandLineTests.launch(["serve", "--port", "0", "--database", url])
+            defer {
+                if first.process.isRunning { first.process.terminate() }
+                if second.process.isRunning { second.process.terminate() }
+            }
+            var found: [URL] = []
+            for process in [first, second] {
+                let line = try await CommandLineTests.firstLine(of: process)
+                found.append(try #require(URL(string: String(line.dropFirst("listening on ".count)))))
+            }
+            let bases = found
+            let session = URLSession(configuration: .ephemeral)
+            @Sendable func call(
+                _ base: URL, _ method: String, _ path: String, token: String? = nil, key: String? = nil,
+                json: String? = nil
+            ) async throws -> (Int, Data) {
+                var request = URLRequest(url: try #require(URL(string: path, relativeTo: base)))
+                request.httpMethod = method
+                if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+                if let key { request.setValue(key, forHTTPHeaderField: "Idempotency-Key") }
+                request.httpBody = json.map { Data($0.utf8) }
+                let (data, response) = try await session.data(for: request)
+                return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+            }
+
+            var shoppers: [(token: String, total: String)] = []
+            for index in 0..<6 {
+                let server = bases[index % 2]
+                let (_, created) = try await call(server, "POST", "/api/sessions")
+                let token = try JSONDecoder().decode(SessionResponse.self, from: created).token
+                _ = try await call(
+                    server, "PUT", "/api/basket/items/\(index + 1)", token: token, json: #"{"quantity":2}"#)
+                let (_, basket) = try await call(bases[(index + 1) % 2], "GET", "/api/basket", token: token)
+                shoppers.append((token, try StoreJSON.decoder.decode(BasketBody.self, from: basket).total.amountText))
+            }
+            let frozen = shoppers
+            let outcomes = try await withThrowingTaskGroup(of: (Int, Int).self) { group in
+                for (index, shopper) in frozen.enumerated() {
+                    for attempt in 0..<6 {
+                        group.addTask {
+                            let server = bases[attempt % 2]
+                            let body =
+                                #"{"payment_method":{"type":"card","token":"tok_visa"},"expected_total":{"amount":"\#(shopper.total)","currency":"EUR"}}"#
+                            while true {
+                                let (status, _) = try await call(
+                                    server, "POST", "/api/checkout", token: shopper.token, key: "fleet-\(index)",
+                                    json: body)
+                                if status != 409 { return (index, status) }
+                                try await Task.sleep(for: .milliseconds(50))
+                            }
+                        }
+                    }
+                }
+                return try await group.reduce(into: [(Int, Int)]()) { $0.append($1) }
+            }
+            #expect(outcomes.allSatisfy { $0.1 == 201 })
+
+            first.process.terminate()
+            second.process.terminate()
+            #expect(try await CommandLineTests.waitForExit(first) == 0)
+            #expect(try await CommandLineTests.waitForExit(second) == 0)
+            let check = try await StoreDatabase.openUnmigrated(url: url, poolSize: 1)
+            let orders = try await check.sql.read { connection in
+                try connection.query("SELECT attempt_id FROM orders").map {
+                    try $0.decode("attempt_id", as: String.self)
+                }
+            }
+            let charges = try await check.sql.read { connection in
+                try connection.query("SELECT key FROM sandbox_charges WHERE outcome = 'approved'").map {
+                    try $0.decode("key", as: String.self)
+                }
+            }
+            await check.close()
+            #expect(orders.count == frozen.count)
+            #expect(Set(orders) == Set(charges))
         }
     }
 }
