@@ -137,6 +137,18 @@ public final class StoreServer: Sendable {
                 await checkout.reconcile()
             }
         }
+        let database = self.database
+        let clock = self.clock
+        let housekeeping = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(600))
+                // Expired sessions go; failed payment attempts are kept a week (keys live ≥ 24 h).
+                let now = clock.now()
+                _ = try? await database.sessions.deleteExpiredSessions(now: now)
+                _ = try? await database.payments.deleteFailedAttempts(
+                    createdBefore: now.addingTimeInterval(-7 * 86_400))
+            }
+        }
         let accessLog = self.accessLog
         let logFlusher = Task {
             while !Task.isCancelled {
@@ -144,7 +156,7 @@ public final class StoreServer: Sendable {
                 accessLog.flush()
             }
         }
-        refresher.withLock { $0 = [refresh, reconcile, logFlusher] }
+        refresher.withLock { $0 = [refresh, reconcile, housekeeping, logFlusher] }
     }
 
     /// Runs one reconciliation pass now (the server also runs them in the background); returns how

@@ -183,6 +183,27 @@ func timesUsed(_ database: StoreDatabase, _ code: String) async throws -> Int {
         }
     }
 
+    @Test(
+        "failed attempts are forgotten after the retention; paid ones stay with their order",
+        arguments: Backend.allCases)
+    func retention(backend: Backend) async throws {
+        try await withStoreDatabase(backend) { database in
+            let shopper = try await makeShopper(database, lines: [(1, 1)])
+            let declined = try await makeAttempt(database, shopper: shopper, key: "declined")
+            guard case .reserved(let record) = try await database.payments.reserve(declined, now: testNow) else {
+                Issue.record("expected a reservation")
+                return
+            }
+            _ = try await database.payments.recordFailed(
+                record, response: StoredResponse(status: 402, body: "{}"), event: nil, now: testNow)
+            let paid = try await placeOrder(database, try await makeAttempt(database, shopper: shopper, key: "paid"))
+            #expect(try await database.payments.deleteFailedAttempts(createdBefore: testNow) == 0)
+            #expect(try await database.payments.deleteFailedAttempts(createdBefore: testNow.addingTimeInterval(1)) == 1)
+            #expect(try await database.payments.attempt(shopper: shopper, key: "declined") == nil)
+            #expect(try await database.payments.attempt(shopper: shopper, key: "paid")?.orderID == paid.id)
+        }
+    }
+
     @Test("a lost answer is never forgotten by a later refusal", arguments: Backend.allCases)
     func mayHaveChargedIsSticky(backend: Backend) async throws {
         try await withStoreDatabase(backend) { database in

@@ -1,6 +1,8 @@
 import CheckoutKit
 import Foundation
 import StoreAPI
+import StoreCrypto
+import StoreDatabase
 import StoreTestSupport
 import Testing
 
@@ -170,6 +172,28 @@ import Testing
                 "POST", "/api/login/", json: #"{"email":"nobody@onlinestore.test","password":"4242424242424242"}"#)
             #expect(cardLike.status == 401)
             #expect(try await store.send("POST", "/api/login", json: #"{"email":"x"}"#).status == 422)
+        }
+    }
+
+    @Test("a password hashed with other costs is hashed again at login", arguments: [Backend.sqlite])
+    func rehashAtLogin(backend: Backend) async throws {
+        try await TestStore.with(backend) { store in
+            let older = PasswordHasher(
+                operationsLimit: PasswordHasher.minimal.operationsLimit + 1,
+                memoryLimit: PasswordHasher.minimal.memoryLimit)
+            _ = try await store.database.customers.create(
+                NewCustomer(
+                    email: "old@onlinestore.test", passwordHash: try older.hash("an old password"), firstName: "Old",
+                    lastName: "Hash", subscription: .none), now: Date())
+            #expect(try await store.login("old@onlinestore.test", "an old password").status == 200)
+            var stored = try await store.database.customers.customer(email: "old@onlinestore.test")?.passwordHash ?? ""
+            for _ in 0..<50 where PasswordHasher.minimal.needsRehash(stored) {
+                try await Task.sleep(for: .milliseconds(50))
+                stored = try await store.database.customers.customer(email: "old@onlinestore.test")?.passwordHash ?? ""
+            }
+            #expect(!PasswordHasher.minimal.needsRehash(stored))
+            #expect(PasswordHasher.minimal.verify("an old password", against: stored))
+            #expect(try await store.login("old@onlinestore.test", "an old password").status == 200)
         }
     }
 

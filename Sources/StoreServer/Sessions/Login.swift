@@ -34,6 +34,16 @@ struct Login: Sendable {
             throw APIError.invalidCredentials
         }
         throttle.recordSuccess(account: account)
+        if hasher.needsRehash(customer.passwordHash) {
+            // The stored hash was made with other costs: replace it now that the password is known.
+            let hasher = self.hasher
+            let customers = database.customers
+            Task.detached(priority: .background) {
+                if let fresh = try? hasher.hash(password) {
+                    try? await customers.updatePasswordHash(fresh, for: customer.id)
+                }
+            }
+        }
         return customer
     }
 
