@@ -81,7 +81,11 @@ public struct BasketBody: Codable, Hashable, Sendable {
 }
 
 /// One basket line.
-public struct BasketItemBody: Codable, Hashable, Sendable {
+public typealias BasketItemBody = LineItemBody
+
+/// A line of a basket or of an order: `product_id`, `title`, `unit_price`, `quantity`,
+/// `line_total` (SPEC §9 gives both the same shape).
+public struct LineItemBody: Codable, Hashable, Sendable {
     public var productID: Int64
     public var title: String
     public var unitPrice: Money

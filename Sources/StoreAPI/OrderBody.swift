@@ -92,30 +92,10 @@ public struct OrderBody: Codable, Hashable, Sendable {
     }
 }
 
-/// One order line, at the price of the time.
-public struct OrderLineBody: Codable, Hashable, Sendable {
-    public var productID: Int64
-    public var title: String
-    public var unitPrice: Money
-    public var quantity: Int
-    public var lineTotal: Money
+/// One order line, at the price of the time: the same shape as a basket line.
+public typealias OrderLineBody = LineItemBody
 
-    private enum CodingKeys: String, CodingKey {
-        case productID = "product_id"
-        case title
-        case unitPrice = "unit_price"
-        case quantity
-        case lineTotal = "line_total"
-    }
-
-    public init(productID: Int64, title: String, unitPrice: Money, quantity: Int, lineTotal: Money) {
-        self.productID = productID
-        self.title = title
-        self.unitPrice = unitPrice
-        self.quantity = quantity
-        self.lineTotal = lineTotal
-    }
-
+extension LineItemBody {
     public init(_ line: OrderLine) {
         self.init(
             productID: line.productID.rawValue, title: line.title, unitPrice: line.unitPrice, quantity: line.quantity,
