@@ -19,6 +19,11 @@ import StoreSQL
 /// reached through its own connections and committed in its own transactions (on SQLite, its own
 /// file), so it survives the store being killed and is what tests count charges in. It is
 /// idempotent on the key: a key seen before returns the recorded outcome and charges nothing.
+///
+/// A lookup of a key it has never seen closes the key: the ledger records it as declined with
+/// the reason `key_closed`, so a charge with that key arriving later is declined, and the lookup
+/// keeps answering "never seen". The key is the ledger's primary key, so a lookup and a charge
+/// racing for one key are ordered by the database: one of them wins, whole.
 public final class SandboxProvider: PaymentProvider {
     private let ledger: any SQLDatabase
     private let clock: @Sendable () -> Date
@@ -88,6 +93,45 @@ public final class SandboxProvider: PaymentProvider {
         if case .chargeThenLoseAnswer = decision, recorded.isNew { throw .timedOut }
         return recorded.outcome
     }
+
+    public func status(ofKey key: String) async throws(ProviderError) -> ChargeStatus {
+        let now = clock().unixMilliseconds
+        let closing = OpaqueIdentifier.make(prefix: "closed_")
+        do {
+            return try await ledger.write { connection in
+                try connection.execute(
+                    """
+                    INSERT INTO sandbox_charges (key, charge_id, outcome, decline_reason, card_brand, method,
+                                                 amount_minor, currency, created_at)
+                    VALUES (\(key), \(closing), 'declined', \(Self.keyClosed.rawValue), NULL, 'none', 0, '', \(now))
+                    ON CONFLICT (key) DO NOTHING
+                    """)
+                guard
+                    let row = try connection.queryFirst(
+                        """
+                        SELECT charge_id, outcome, decline_reason, card_brand, amount_minor, currency
+                        FROM sandbox_charges WHERE key = \(key)
+                        """)
+                else { throw DatabaseError(kind: .other, code: "ledger", message: "key missing after insert") }
+                if try row.decode("outcome", as: String.self) == "approved" {
+                    guard let currency = Currency(code: try row.decode("currency")) else {
+                        throw DatabaseError.decoding(column: "currency", expected: "a known currency")
+                    }
+                    return .charged(
+                        chargeID: try row.decode("charge_id"),
+                        amount: Money(minorUnits: try row.decode("amount_minor"), currency: currency),
+                        cardBrand: try row.decode("card_brand"))
+                }
+                let reason = DeclineReason(rawValue: try row.decode("decline_reason", as: String?.self) ?? "declined")
+                return reason == Self.keyClosed ? .neverSeen : .declined(reason)
+            }
+        } catch {
+            throw .unavailable
+        }
+    }
+
+    /// The decline reason of a key closed by a lookup that found nothing.
+    static let keyClosed = DeclineReason(rawValue: "key_closed")
 
     /// What the sandbox does with a method.
     enum Decision: Equatable {

@@ -18,18 +18,13 @@ public struct StoreConfiguration: Sendable {
     public var loginFailuresPerAccount: Int
     public var loginFailuresPerAddress: Int
     public var loginThrottleWindow: TimeInterval
-    /// How long a payment attempt that cannot have charged anything (the provider refused every
-    /// call) waits for the shopper's retry before it is given up and its stock released.
-    public var abandonedPaymentWindow: TimeInterval
 
     public init(
         currency: Currency = .eur, shipping: ShippingPolicy = .standard, fees: FeePolicy = .standard,
         locale: Locale = Locale(identifier: "en_US"), sessionLifetime: TimeInterval = 30 * 24 * 3_600,
         catalogRefreshInterval: Duration = .seconds(1), loginFailuresPerAccount: Int = 5,
-        loginFailuresPerAddress: Int = 20, loginThrottleWindow: TimeInterval = 15 * 60,
-        abandonedPaymentWindow: TimeInterval = 15 * 60
+        loginFailuresPerAddress: Int = 20, loginThrottleWindow: TimeInterval = 15 * 60
     ) {
-        self.abandonedPaymentWindow = abandonedPaymentWindow
         self.currency = currency
         self.shipping = shipping
         self.fees = fees

@@ -109,3 +109,67 @@ import Testing
         #expect(try DatabaseURL("postgres://store@db/store").redacted == "postgres://store@db/store")
     }
 }
+
+@Suite("Migrating a store with payments under way") struct PaymentMigrationTests {
+    /// Under the first schema, an attempt whose every call was refused held its stock and promotion
+    /// use until it was given up; one with a call in flight may have charged. Version 2 gives the
+    /// first back at once and keeps the second for the provider to settle.
+    @Test(arguments: Backend.allCases)
+    func attemptsUnderWayAreCarriedOver(backend: Backend) async throws {
+        func run(_ url: String) async throws {
+            let database = try await StoreDatabase.openUnmigrated(url: url, poolSize: 2)
+            do {
+                try await check(database)
+            } catch {
+                await database.close()
+                throw error
+            }
+            await database.close()
+        }
+        func check(_ database: StoreDatabase) async throws {
+            try await Migrator.migrate(database.sql, migrations: [Schema.migrations[0]], now: testNow)
+            try await Seeder.seed(database.sql, currency: .eur, hasher: .minimal, now: testNow)
+            let stock = try #require(try await database.catalog.product(ProductID(11))).stock
+            try await database.sql.write { connection in
+                for (attempt, shopper, inFlight) in [("pay_refused", "shp_a", 0), ("pay_flying", "shp_b", 1)] {
+                    try connection.execute(
+                        "INSERT INTO shoppers (id, customer_id, created_at) VALUES (\(shopper), NULL, 0)")
+                    try connection.execute(
+                        """
+                        INSERT INTO payment_attempts (
+                            id, shopper_id, idempotency_key, request_fingerprint, state, currency, subtotal_minor,
+                            discount_minor, shipping_minor, fee_minor, amount_minor, payment_method, payment_token,
+                            promotion_code, lease_expires_at, may_have_charged, call_in_flight, created_at, updated_at)
+                        VALUES (\(attempt), \(shopper), 'k', '{}', 'pending', 'EUR', 1000, 100, 495, 0, 1395, 'qr_code',
+                                NULL, 'RUN10', 0, 0, \(inFlight), 0, 0)
+                        """)
+                    try connection.execute(
+                        """
+                        INSERT INTO payment_attempt_lines (
+                            attempt_id, position, product_id, title, unit_price_minor, quantity, line_total_minor)
+                        VALUES (\(attempt), 0, 11, 't', 500, 2, 1000)
+                        """)
+                }
+                try connection.execute("UPDATE products SET stock = stock - 4 WHERE id = 11")
+                try connection.execute("UPDATE promotions SET times_used = 2 WHERE code = 'RUN10'")
+            }
+            #expect(try await Migrator.migrate(database.sql, now: testNow) == [2])
+            #expect(try #require(try await database.catalog.product(ProductID(11))).stock == stock - 2)
+            #expect(try await timesUsed(database, "RUN10") == 1)
+            #expect(try await database.payments.attempt(id: AttemptID(rawValue: "pay_refused")) == nil)
+            let flying = try #require(try await database.payments.attempt(id: AttemptID(rawValue: "pay_flying")))
+            #expect(flying.state == .pending)
+            #expect(flying.answerLost)
+            #expect(try await database.baskets.basket(for: ShopperID(rawValue: "shp_b")).version == 0)
+        }
+        switch backend {
+        case .sqlite:
+            try await withTemporaryDirectory("store-migrate") { directory in
+                try await run("sqlite:\(directory.appendingPathComponent("store.sqlite").path)")
+            }
+        case .postgres:
+            guard let base = TestPostgres.required() else { return }
+            try await TestPostgres.withFreshSchema(base) { url in try await run(url) }
+        }
+    }
+}

@@ -30,7 +30,7 @@ func makeAttempt(
         method: method)
     return NewPaymentAttempt(
         id: .random(), shopperID: shopper, key: try #require(IdempotencyKey(rawValue: key)), fingerprint: "fp-\(key)",
-        quote: quote, leaseExpiresAt: testNow.addingTimeInterval(30))
+        quote: quote, basketVersion: basket.version, leaseExpiresAt: testNow.addingTimeInterval(30))
 }
 
 /// Reserves and records as paid: the order-placing path of a successful checkout.
@@ -169,17 +169,18 @@ func timesUsed(_ database: StoreDatabase, _ code: String) async throws -> Int {
             let shopper = try await makeShopper(database, lines: [(1, 1)])
             let attempt = try await makeAttempt(database, shopper: shopper)
             _ = try await database.payments.reserve(attempt, now: testNow)
-            #expect(try await database.payments.abandonedAttempts(now: testNow).isEmpty)
+            #expect(try await database.payments.unresolvedAttempts(now: testNow).isEmpty)
             #expect(
                 try await !database.payments.claim(
-                    attempt.id, leaseExpiresAt: testNow.addingTimeInterval(60), now: testNow))
+                    attempt.id, leaseExpiresAt: testNow.addingTimeInterval(60), now: testNow, call: .random()))
             let later = testNow.addingTimeInterval(31)
-            #expect(try await database.payments.abandonedAttempts(now: later).map(\.id) == [attempt.id])
+            #expect(try await database.payments.unresolvedAttempts(now: later).map(\.id) == [attempt.id])
             #expect(
-                try await database.payments.claim(attempt.id, leaseExpiresAt: later.addingTimeInterval(30), now: later))
+                try await database.payments.claim(
+                    attempt.id, leaseExpiresAt: later.addingTimeInterval(30), now: later, call: .random()))
             #expect(
-                try await !database.payments.claim(attempt.id, leaseExpiresAt: later.addingTimeInterval(30), now: later)
-            )
+                try await !database.payments.claim(
+                    attempt.id, leaseExpiresAt: later.addingTimeInterval(30), now: later, call: .random()))
         }
     }
 
@@ -204,30 +205,210 @@ func timesUsed(_ database: StoreDatabase, _ code: String) async throws -> Int {
         }
     }
 
-    @Test("a lost answer is never forgotten by a later refusal", arguments: Backend.allCases)
-    func mayHaveChargedIsSticky(backend: Backend) async throws {
+    @Test(
+        "a refusal of the only call withdraws the attempt and gives its reservation back at once",
+        arguments: Backend.allCases)
+    func aRefusalHoldsNothing(backend: Backend) async throws {
+        try await withStoreDatabase(backend) { database in
+            let shopper = try await makeShopper(database, lines: [(11, 3)], promotion: "RUN10")
+            let before = try await stock(database, 11)
+            let attempt = try await makeAttempt(database, shopper: shopper, key: "down")
+            _ = try await database.payments.reserve(attempt, now: testNow)
+            #expect(try await stock(database, 11) == before - 3)
+            #expect(try await timesUsed(database, "RUN10") == 1)
+            // Another call's refusal is not this one's: nothing changes.
+            #expect(
+                try await database.payments.releaseCall(
+                    attempt.id, call: .random(), providerRefused: true, now: testNow)
+                    == .kept)
+            #expect(try await stock(database, 11) == before - 3)
+            #expect(
+                try await database.payments.releaseCall(
+                    attempt.id, call: attempt.call, providerRefused: true, now: testNow) == .withdrawn)
+            #expect(try await stock(database, 11) == before)
+            #expect(try await timesUsed(database, "RUN10") == 0)
+            #expect(try await database.payments.attempt(shopper: shopper, key: "down") == nil)
+            #expect(try await database.payments.openAttempt(of: shopper) == nil)
+            // The same key may try again.
+            guard
+                case .reserved = try await database.payments.reserve(
+                    try await makeAttempt(database, shopper: shopper, key: "down"), now: testNow)
+            else {
+                Issue.record("expected a new reservation")
+                return
+            }
+        }
+    }
+
+    @Test(
+        "a call's in-flight mark belongs to it: a later refused call never clears an earlier one",
+        arguments: Backend.allCases)
+    func callMarksBelongToTheirCall(backend: Backend) async throws {
         try await withStoreDatabase(backend) { database in
             let shopper = try await makeShopper(database, lines: [(1, 1)])
             let attempt = try await makeAttempt(database, shopper: shopper)
             _ = try await database.payments.reserve(attempt, now: testNow)
             // The first call is in flight: it may charge.
+            #expect(try await database.payments.attempt(id: attempt.id)?.callInFlight == attempt.call)
             #expect(try await database.payments.attempt(id: attempt.id)?.mayHaveCharged == true)
-            // The provider refused it before processing: nothing charged so far.
-            try await database.payments.releaseLease(attempt.id, providerRefused: true, now: testNow)
-            #expect(try await database.payments.attempt(id: attempt.id)?.mayHaveCharged == false)
-            // A second call loses its answer; a third is refused: the second may still have charged.
+            // Its lease runs out while it is still in flight; a second request takes the attempt over
+            // and the provider refuses *its* call: the first may still have charged.
+            let later = testNow.addingTimeInterval(31)
+            let second = ProviderCallID.random()
             #expect(
                 try await database.payments.claim(
-                    attempt.id, leaseExpiresAt: testNow.addingTimeInterval(9), now: testNow))
-            try await database.payments.releaseLease(attempt.id, providerRefused: false, now: testNow)
+                    attempt.id, leaseExpiresAt: later.addingTimeInterval(15), now: later, call: second))
             #expect(
-                try await database.payments.claim(
-                    attempt.id, leaseExpiresAt: testNow.addingTimeInterval(9), now: testNow))
-            try await database.payments.releaseLease(attempt.id, providerRefused: true, now: testNow)
+                try await database.payments.releaseCall(attempt.id, call: second, providerRefused: true, now: later)
+                    == .kept)
+            let record = try #require(try await database.payments.attempt(id: attempt.id))
+            #expect(record.state == .pending)
+            #expect(record.answerLost)
+            #expect(record.callInFlight == nil)
+            #expect(try await database.payments.unresolvedAttempts(now: later).map(\.id) == [attempt.id])
+            // A lost answer is never forgotten either.
+            let third = ProviderCallID.random()
+            #expect(try await database.payments.claim(attempt.id, leaseExpiresAt: later, now: later, call: third))
+            #expect(
+                try await database.payments.releaseCall(attempt.id, call: third, providerRefused: true, now: later)
+                    == .kept)
             #expect(try await database.payments.attempt(id: attempt.id)?.mayHaveCharged == true)
-            let expired = try await database.payments.expireUncharged(
-                attempt.id, response: StoredResponse(status: 409, body: "{}"), now: testNow)
-            #expect(!expired)
+        }
+    }
+
+    @Test(
+        "one basket, one payment: another key while an attempt is open is blocked; a stale basket is refused",
+        arguments: Backend.allCases)
+    func oneOpenAttemptPerShopper(backend: Backend) async throws {
+        try await withStoreDatabase(backend) { database in
+            let shopper = try await makeShopper(database, lines: [(2, 1)])
+            let first = try await makeAttempt(database, shopper: shopper, key: "first")
+            guard case .reserved(let record) = try await database.payments.reserve(first, now: testNow) else {
+                Issue.record("expected a reservation")
+                return
+            }
+            let second = try await makeAttempt(database, shopper: shopper, key: "second")
+            #expect(try await database.payments.reserve(second, now: testNow) == .blocked(by: record))
+            #expect(try await stock(database, 2) == 80 - 1)
+            #expect(try await database.payments.attempt(shopper: shopper, key: "second") == nil)
+
+            // Paid: the basket changed, so a quote priced before the payment cannot be reserved.
+            _ = try await database.payments.recordPaid(
+                record, order: record.order(id: .random(), cardBrand: nil, createdAt: testNow),
+                response: StoredResponse(status: 201, body: "{}"), event: nil, now: testNow)
+            #expect(try await database.payments.reserve(second, now: testNow) == .basketChanged)
+            #expect(try await stock(database, 2) == 80 - 1)
+            #expect(try await database.payments.attempt(shopper: shopper, key: "second") == nil)
+        }
+    }
+
+    @Test("64 reservations of one basket with 64 keys at once: one is reserved", arguments: Backend.allCases)
+    func concurrentKeysReserveOnce(backend: Backend) async throws {
+        try await withStoreDatabase(backend) { database in
+            let shopper = try await makeShopper(database, lines: [(2, 1), (3, 2)])
+            var attempts: [NewPaymentAttempt] = []
+            for index in 0..<64 { attempts.append(try await makeAttempt(database, shopper: shopper, key: "k\(index)")) }
+            let outcomes = try await withThrowingTaskGroup(of: ReservationOutcome.self) { group in
+                for attempt in attempts { group.addTask { try await database.payments.reserve(attempt, now: testNow) } }
+                return try await group.reduce(into: [ReservationOutcome]()) { $0.append($1) }
+            }
+            let reserved = outcomes.filter { if case .reserved = $0 { true } else { false } }
+            #expect(reserved.count == 1)
+            #expect(
+                outcomes.allSatisfy {
+                    if case .reserved = $0 { true } else if case .blocked = $0 { true } else { false }
+                })
+            #expect(try await stock(database, 3) == 200 - 2)
+        }
+    }
+
+    @Test(
+        "paying takes out exactly the paid lines: what was added or raised meanwhile stays",
+        arguments: Backend.allCases)
+    func payingTakesOutThePaidLines(backend: Backend) async throws {
+        try await withStoreDatabase(backend) { database in
+            let shopper = try await makeShopper(database, lines: [(1, 1), (3, 2)], promotion: "RUN10")
+            let attempt = try await makeAttempt(database, shopper: shopper)
+            guard case .reserved(let record) = try await database.payments.reserve(attempt, now: testNow) else {
+                Issue.record("expected a reservation")
+                return
+            }
+            // While the payment is being made, the shopper raises the socks and adds the cap.
+            _ = try await database.baskets.setQuantity(try quantity(3), of: ProductID(3), for: shopper, now: testNow)
+            _ = try await database.baskets.setQuantity(try quantity(1), of: ProductID(2), for: shopper, now: testNow)
+            _ = try await database.payments.recordPaid(
+                record, order: record.order(id: .random(), cardBrand: nil, createdAt: testNow),
+                response: StoredResponse(status: 201, body: "{}"), event: nil, now: testNow)
+            let basket = try await database.baskets.basket(for: shopper)
+            #expect(basket.lines.map { [$0.product.id.rawValue, Int64($0.quantity.value)] } == [[3, 1], [2, 1]])
+            #expect(basket.promotionCode == nil)  // RUN10 was used by the order
+        }
+    }
+
+    @Test("a login carries the anonymous shopper's attempts and orders to the customer", arguments: Backend.allCases)
+    func loginCarriesAttemptsAndOrders(backend: Backend) async throws {
+        try await withStoreDatabase(backend) { database in
+            let anonymous = try await makeShopper(database, lines: [(1, 1)])
+            let paid = try await placeOrder(database, try await makeAttempt(database, shopper: anonymous, key: "paid"))
+            _ = try await database.baskets.setQuantity(try quantity(1), of: ProductID(2), for: anonymous, now: testNow)
+            let pending = try await makeAttempt(database, shopper: anonymous, key: "pending")
+            _ = try await database.payments.reserve(pending, now: testNow)
+
+            let customer = try #require(try await database.customers.customer(email: "free@onlinestore.test"))
+            let shopper = try await database.sessions.createCustomerSession(
+                tokenHash: Array("login".utf8), customer: customer.id, previous: anonymous, now: testNow,
+                expiresAt: testNow.addingTimeInterval(3_600))
+            #expect(try await database.payments.attempt(shopper: shopper, key: "pending")?.id == pending.id)
+            #expect(try await database.payments.openAttempt(of: shopper)?.id == pending.id)
+            #expect(try await database.payments.attempt(shopper: anonymous, key: "pending") == nil)
+            #expect(try await database.orders.order(paid.id, for: shopper) != nil)
+            #expect(try await database.orders.orders(for: anonymous).isEmpty)
+        }
+    }
+
+    @Test("a pass over unresolved attempts sees every one, oldest first, in pages", arguments: Backend.allCases)
+    func unresolvedAttemptsArePaged(backend: Backend) async throws {
+        try await withStoreDatabase(backend) { database in
+            var expected: [AttemptID] = []
+            for index in 0..<7 {
+                let shopper = try await makeShopper(database, lines: [(1, 1)])
+                let attempt = try await makeAttempt(database, shopper: shopper)
+                _ = try await database.payments.reserve(attempt, now: testNow.addingTimeInterval(Double(index % 3)))
+                expected.append(attempt.id)
+            }
+            let later = testNow.addingTimeInterval(3_600)
+            var seen: [PaymentAttemptRecord] = []
+            var cursor: UnresolvedCursor?
+            while let page = Optional(
+                try await database.payments.unresolvedAttempts(now: later, after: cursor, limit: 2)),
+                let last = page.last
+            {
+                seen += page
+                cursor = UnresolvedCursor(after: last)
+            }
+            #expect(Set(seen.map(\.id)) == Set(expected))
+            #expect(seen.count == expected.count)
+            #expect(seen.map(\.createdAt) == seen.map(\.createdAt).sorted())
+        }
+    }
+
+    @Test("several lines set at once: all or none", arguments: Backend.allCases)
+    func settingLinesIsAllOrNone(backend: Backend) async throws {
+        try await withStoreDatabase(backend) { database in
+            try await database.sql.write { try $0.execute("UPDATE products SET stock = 1 WHERE id = 11") }
+            let shopper = try await makeShopper(database, lines: [])
+            await #expect(throws: BasketLineError.insufficientStock(line: 1, available: 1)) {
+                try await database.baskets.setQuantities(
+                    [(ProductID(1), try quantity(2)), (ProductID(11), try quantity(2))], for: shopper, now: testNow)
+            }
+            await #expect(throws: BasketLineError.unknownProduct(line: 0)) {
+                try await database.baskets.setQuantities(
+                    [(ProductID(999), try quantity(2))], for: shopper, now: testNow)
+            }
+            #expect(try await database.baskets.basket(for: shopper).lines.isEmpty)
+            try await database.baskets.setQuantities(
+                [(ProductID(1), try quantity(2)), (ProductID(11), try quantity(1))], for: shopper, now: testNow)
+            #expect(try await database.baskets.basket(for: shopper).lines.count == 2)
         }
     }
 

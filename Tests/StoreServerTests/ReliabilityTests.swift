@@ -166,34 +166,7 @@ final class MovableClock: @unchecked Sendable {
     }
 }
 
-@Suite("Attempts that charged nothing") struct UnchargedAttemptTests {
-    @Test("a provider that refused every call: never charged on the store's own initiative, given up after the window")
-    func refusedAttemptsAreGivenUp() async throws {
-        let time = MovableClock()
-        try await TestStore.with(.sqlite, clock: time.clock) { store in
-            let token = try await store.newSession()
-            _ = try await store.setQuantity(3, of: 11, token: token)
-            let stock = try await store.stock(11)
-            let method = #"{"type":"card","token":"tok_unavailable"}"#
-            let total = try await store.basket(token).total.amountText
-            #expect(try await store.checkout(token: token, key: "down", method: method, total: total).status == 503)
-            #expect(try await store.stock(11) == stock - 3)  // reserved while the shopper may retry
-
-            time.advance(by: 60)
-            #expect(await store.server.reconcilePayments() == 0)  // not the store's call to charge
-            #expect(try await store.stock(11) == stock - 3)
-
-            time.advance(by: 15 * 60)
-            #expect(await store.server.reconcilePayments() == 1)
-            #expect(try await store.stock(11) == stock)
-            let replay = try await store.checkout(token: token, key: "down", method: method, total: total)
-            #expect(replay.status == 409)
-            #expect(replay.errorType == "payment_expired")
-            #expect(try await store.provider.approvedKeys().isEmpty)
-            #expect(try await store.basket(token).items.count == 1)
-        }
-    }
-
+@Suite("Lost answers") struct LostAnswerTests {
     @Test("an attempt whose answer was lost is never given up: it is resolved with the provider")
     func lostAnswersAreResolvedNotExpired() async throws {
         let time = MovableClock()

@@ -41,10 +41,12 @@ struct TestStore: Sendable {
     /// Runs `body` against a fresh store on `backend`, then stops it and removes its data.
     /// On PostgreSQL without a server: a failure in CI, a visible skip elsewhere.
     static func with(
-        _ backend: Backend, clock: StoreClock = .system, _ body: (TestStore) async throws -> Void
+        _ backend: Backend, clock: StoreClock = .system,
+        provider: @Sendable (SandboxProvider) -> any PaymentProvider = { $0 },
+        _ body: (TestStore) async throws -> Void
     ) async throws {
         func run(_ url: String) async throws {
-            let store = try await start(url: url, clock: clock)
+            let store = try await start(url: url, clock: clock, provider: provider)
             do {
                 try await body(store)
             } catch {
@@ -66,7 +68,12 @@ struct TestStore: Sendable {
 
     /// Starts a store on a loopback port over the database at `url` (migrated and seeded) and the
     /// sandbox ledger beside it.
-    static func start(url: String, clock: StoreClock = .system) async throws -> TestStore {
+    /// - Parameter provider: what the server charges through, made from the sandbox (which the
+    ///   tests count charges in).
+    static func start(
+        url: String, clock: StoreClock = .system,
+        provider wrap: @Sendable (SandboxProvider) -> any PaymentProvider = { $0 }
+    ) async throws -> TestStore {
         let database = try await StoreDatabase.open(url: url, hasher: .minimal, poolSize: 4)
         let provider = try await SandboxProvider.open(
             url: try SandboxProvider.defaultLedgerURL(forStore: url), poolSize: 2)
@@ -74,7 +81,7 @@ struct TestStore: Sendable {
         let server = try await StoreServer(
             database: database,
             options: StoreServer.Options(
-                provider: provider, port: 0, clock: clock, hasher: .minimal,
+                provider: wrap(provider), port: 0, clock: clock, hasher: .minimal,
                 accessLog: AccessLog { log.append(String(decoding: $0, as: UTF8.self)) },
                 // Tests run reconciliation passes themselves, so none runs in the background.
                 reconciliationInterval: .seconds(3_600)))

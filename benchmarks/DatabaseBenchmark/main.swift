@@ -74,11 +74,13 @@ func benchmark(_ name: String, url: String) async throws -> [Figure] {
         attempts.append(
             NewPaymentAttempt(
                 id: .random(), shopperID: shopper, key: .random(), fingerprint: "bench", quote: quote,
-                leaseExpiresAt: now.addingTimeInterval(60)))
+                basketVersion: basket.version, leaseExpiresAt: now.addingTimeInterval(60)))
     }
     let payments = database.payments
     let place: @Sendable (NewPaymentAttempt) async throws -> Void = { attempt in
-        guard case .reserved(let record) = try await payments.reserve(attempt, now: Date()) else { return }
+        guard case .reserved(let record) = try await payments.reserve(attempt, now: Date()) else {
+            throw BenchmarkError("an order was not reserved")
+        }
         let order = record.order(id: .random(), cardBrand: nil, createdAt: Date())
         _ = try await payments.recordPaid(
             record, order: order, response: StoredResponse(status: 201, body: "{}"),
@@ -121,4 +123,9 @@ if let url = ProcessInfo.processInfo.environment["STORE_BENCH_POSTGRES_URL"], !u
 print("Order placement = reserve stock and promotion + record the paid order, basket emptied (2 transactions).")
 for figure in figures {
     print("\(figure.label): \(figure.perSecond)/s (\(figure.count) in \(figure.elapsed))")
+}
+
+struct BenchmarkError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

@@ -34,6 +34,9 @@ public enum CheckoutError: Error, Hashable, Sendable {
     case priceChanged(expected: Money, actual: Money)
     /// A product cannot be supplied in the quantity asked. Nothing charged.
     case outOfStock([ProductID])
+    /// Another payment for this basket, under another idempotency key, may still charge: one
+    /// basket is paid at most once, so nothing was charged. Retrying the first payment settles it.
+    case paymentInProgress
     /// The basket has no lines.
     case emptyBasket
     /// The basket's promotion code can no longer be used (expired or used up). Nothing charged.
@@ -53,6 +56,7 @@ public enum CheckoutError: Error, Hashable, Sendable {
         case .unavailable: "unavailable"
         case .priceChanged: "price_changed"
         case .outOfStock: "out_of_stock"
+        case .paymentInProgress: "payment_in_progress"
         case .emptyBasket: "empty_basket"
         case .promotionUnavailable: "promotion_unavailable"
         case .unknownPaymentMethod: "unknown_payment_method"
@@ -75,6 +79,9 @@ public enum CheckoutError: Error, Hashable, Sendable {
                 + "Please check it and confirm again. You have not been charged."
         case .outOfStock:
             "Sorry, part of your basket is no longer in stock. You have not been charged."
+        case .paymentInProgress:
+            "Your payment for this basket is still being confirmed. Retry that payment rather than starting "
+                + "a new one — you won't be charged twice."
         case .emptyBasket:
             "Your basket is empty."
         case .promotionUnavailable(let code):
@@ -88,10 +95,11 @@ public enum CheckoutError: Error, Hashable, Sendable {
         }
     }
 
-    /// Whether trying again with the *same* idempotency key is the right next step: only when the
-    /// outcome is unknown. Every other answer is final for its key.
+    /// Whether trying again with the *same* idempotency key is the right next step: when the
+    /// outcome is unknown, or another payment of the basket is still being confirmed (once it is,
+    /// the same request meets the paid basket or goes ahead). Every other answer is final for its key.
     public var isRetryableWithSameKey: Bool {
-        self == .unavailable
+        self == .unavailable || self == .paymentInProgress
     }
 }
 

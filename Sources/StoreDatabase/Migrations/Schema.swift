@@ -7,7 +7,7 @@
 /// Conventions: money is integer minor units beside a currency code; instants are integer
 /// milliseconds since 1970 UTC; flags are 0/1. Secrets are stored only as hashes.
 public enum Schema {
-    public static let migrations: [Migration] = [version1]
+    public static let migrations: [Migration] = [version1, version2]
 
     static func portable(version: Int, name: String, _ sql: String) -> Migration {
         let sqlite =
@@ -180,5 +180,35 @@ public enum Schema {
             properties TEXT NOT NULL,
             occurred_at $INT NOT NULL
         )$STRICT;
+        """)
+
+    /// One basket, one payment: a shopper holds at most one attempt that may still charge, an
+    /// attempt's "call in flight" mark names the one provider call it belongs to, and a basket
+    /// carries a version so an attempt pays for exactly the basket that was priced.
+    ///
+    /// Attempts that cannot have charged (every provider call refused) no longer wait to be given
+    /// up: their stock and promotion use are given back and they are removed, as a refusal now does.
+    static let version2 = portable(
+        version: 2, name: "one basket, one payment",
+        """
+        UPDATE products SET stock = stock + (
+            SELECT COALESCE(SUM(l.quantity), 0)
+            FROM payment_attempt_lines l JOIN payment_attempts a ON a.id = l.attempt_id
+            WHERE l.product_id = products.id
+              AND a.state = 'pending' AND a.may_have_charged = 0 AND a.call_in_flight = 0);
+        UPDATE promotions SET times_used = times_used - (
+            SELECT COUNT(*) FROM payment_attempts a
+            WHERE a.promotion_code = promotions.code
+              AND a.state = 'pending' AND a.may_have_charged = 0 AND a.call_in_flight = 0);
+        DELETE FROM payment_attempts WHERE state = 'pending' AND may_have_charged = 0 AND call_in_flight = 0;
+
+        ALTER TABLE payment_attempts ADD COLUMN call_id TEXT;
+        UPDATE payment_attempts SET may_have_charged = 1 WHERE state = 'pending' AND call_in_flight = 1;
+        ALTER TABLE payment_attempts DROP COLUMN call_in_flight;
+        DROP INDEX payment_attempts_pending;
+        CREATE UNIQUE INDEX payment_attempts_one_open ON payment_attempts (shopper_id) WHERE state = 'pending';
+        CREATE INDEX payment_attempts_unresolved ON payment_attempts (created_at, id) WHERE state = 'pending';
+
+        ALTER TABLE baskets ADD COLUMN version $INT NOT NULL DEFAULT 0;
         """)
 }

@@ -11,6 +11,9 @@ public struct StoredBasket: Hashable, Sendable {
 
     public let lines: [Line]
     public let promotionCode: PromotionCode?
+    /// Changes with every change to the lines or the code (0 before the first): a checkout pays
+    /// for the basket only while it is still the version that was priced.
+    public let version: Int64
 
     /// The lines at the products' current prices, for ``CheckoutKit/Pricing``.
     public var basketLines: [BasketLine] {
@@ -25,6 +28,14 @@ public struct PricingInputs: Hashable, Sendable {
     public let promotion: Promotion?
     /// The customer's subscription facts; `nil` for an anonymous shopper.
     public let subscription: SubscriptionFacts?
+}
+
+/// Why a line of ``BasketRepository/setQuantities(_:for:now:)`` could not be set.
+public enum BasketLineError: Error, Hashable, Sendable {
+    /// There is no product with the line's id.
+    case unknownProduct(line: Int)
+    /// The product has fewer units in stock than the line asks for.
+    case insufficientStock(line: Int, available: Int)
 }
 
 /// Each shopper's basket. Every method is scoped to one shopper: no call can reach another's.
@@ -78,6 +89,14 @@ public struct BasketRepository: Sendable {
         }
     }
 
+    /// Sets the quantities of several lines at once (adding lines that are absent), all or none:
+    /// when a product does not exist or has too little stock, nothing changes.
+    ///
+    /// - Throws: ``BasketLineError`` naming the first line (by its index in `lines`) that cannot be set.
+    public func setQuantities(_ lines: [(ProductID, Quantity)], for shopper: ShopperID, now: Date) async throws {
+        try await database.write { connection in try Self.setQuantities(lines, for: shopper, now: now, on: connection) }
+    }
+
     /// Removes `product`'s line; removing a line that is not there changes nothing.
     public func removeLine(_ product: ProductID, for shopper: ShopperID, now: Date) async throws {
         try await database.write { connection in
@@ -101,6 +120,30 @@ public struct BasketRepository: Sendable {
 
     // MARK: Building blocks for transactions
 
+    static func setQuantities(
+        _ lines: [(ProductID, Quantity)], for shopper: ShopperID, now: Date, on connection: any SQLConnection
+    ) throws {
+        guard !lines.isEmpty else { return }
+        for (index, (product, quantity)) in lines.enumerated() {
+            guard
+                let row = try connection.queryFirst("SELECT stock FROM products WHERE id = \(product.rawValue)")
+            else { throw BasketLineError.unknownProduct(line: index) }
+            let stock = try row.decode("stock", as: Int.self)
+            guard stock >= quantity.value else {
+                throw BasketLineError.insufficientStock(line: index, available: stock)
+            }
+        }
+        try ensureBasket(for: shopper, now: now, on: connection)
+        for (product, quantity) in lines {
+            try connection.execute(
+                """
+                INSERT INTO basket_lines (shopper_id, product_id, quantity, position)
+                VALUES (\(shopper.rawValue), \(product.rawValue), \(quantity.value), \(Self.nextPosition(for: shopper)))
+                ON CONFLICT (shopper_id, product_id) DO UPDATE SET quantity = excluded.quantity
+                """)
+        }
+    }
+
     static func basket(for shopper: ShopperID, on connection: any SQLConnection) throws -> StoredBasket {
         let rows = try connection.query(
             """
@@ -115,24 +158,30 @@ public struct BasketRepository: Sendable {
             }
             return StoredBasket.Line(product: try CatalogRepository.product(from: row), quantity: quantity)
         }
-        let code = try connection.queryFirst(
-            "SELECT promotion_code FROM baskets WHERE shopper_id = \(shopper.rawValue)"
-        ).flatMap { try $0.decode("promotion_code", as: String?.self) }.flatMap(PromotionCode.init(rawValue:))
-        return StoredBasket(lines: lines, promotionCode: code)
+        let basket = try connection.queryFirst(
+            "SELECT promotion_code, version FROM baskets WHERE shopper_id = \(shopper.rawValue)")
+        let code = try basket?.decode("promotion_code", as: String?.self).flatMap(PromotionCode.init(rawValue:))
+        return StoredBasket(lines: lines, promotionCode: code, version: try basket?.decode("version") ?? 0)
     }
 
+    /// Makes sure the shopper has a basket row and counts a change to it (the caller is about to
+    /// change its lines or code).
     static func ensureBasket(for shopper: ShopperID, now: Date, on connection: any SQLConnection) throws {
         try connection.execute(
             """
-            INSERT INTO baskets (shopper_id, promotion_code, updated_at)
-            VALUES (\(shopper.rawValue), NULL, \(now.unixMilliseconds))
-            ON CONFLICT (shopper_id) DO UPDATE SET updated_at = excluded.updated_at
+            INSERT INTO baskets (shopper_id, promotion_code, updated_at, version)
+            VALUES (\(shopper.rawValue), NULL, \(now.unixMilliseconds), 1)
+            ON CONFLICT (shopper_id) DO UPDATE SET updated_at = excluded.updated_at, version = baskets.version + 1
             """)
     }
 
+    /// Counts a change to the shopper's basket.
     static func touch(_ shopper: ShopperID, now: Date, on connection: any SQLConnection) throws {
         try connection.execute(
-            "UPDATE baskets SET updated_at = \(now.unixMilliseconds) WHERE shopper_id = \(shopper.rawValue)")
+            """
+            UPDATE baskets SET updated_at = \(now.unixMilliseconds), version = version + 1
+            WHERE shopper_id = \(shopper.rawValue)
+            """)
     }
 
     /// The position after the basket's last line: lines keep the order they were added in.
@@ -145,7 +194,39 @@ public struct BasketRepository: Sendable {
         try connection.execute("DELETE FROM basket_lines WHERE shopper_id = \(shopper.rawValue)")
         try connection.execute(
             """
-            UPDATE baskets SET promotion_code = NULL, updated_at = \(now.unixMilliseconds)
+            UPDATE baskets SET promotion_code = NULL, updated_at = \(now.unixMilliseconds), version = version + 1
+            WHERE shopper_id = \(shopper.rawValue)
+            """)
+    }
+
+    /// Takes paid `lines` out of the basket: each line's quantity comes off (the line goes when
+    /// nothing is left), so what was added meanwhile stays. The code goes when no line is left or
+    /// when it is `promotion`, the one the order used.
+    static func takeOut(
+        _ lines: [OrderLine], promotion: PromotionCode?, from shopper: ShopperID, now: Date,
+        on connection: any SQLConnection
+    ) throws {
+        for line in lines {
+            try connection.execute(
+                """
+                DELETE FROM basket_lines
+                WHERE shopper_id = \(shopper.rawValue) AND product_id = \(line.productID.rawValue)
+                  AND quantity <= \(line.quantity)
+                """)
+            try connection.execute(
+                """
+                UPDATE basket_lines SET quantity = quantity - \(line.quantity)
+                WHERE shopper_id = \(shopper.rawValue) AND product_id = \(line.productID.rawValue)
+                """)
+        }
+        try connection.execute(
+            """
+            UPDATE baskets
+            SET promotion_code = CASE
+                    WHEN promotion_code = \(promotion?.rawValue) THEN NULL
+                    WHEN NOT EXISTS (SELECT 1 FROM basket_lines WHERE shopper_id = \(shopper.rawValue)) THEN NULL
+                    ELSE promotion_code END,
+                updated_at = \(now.unixMilliseconds), version = version + 1
             WHERE shopper_id = \(shopper.rawValue)
             """)
     }

@@ -31,19 +31,26 @@ public struct NewPaymentAttempt: Sendable {
     /// The canonical form of the request, to recognise a retry of the same request.
     public let fingerprint: String
     public let quote: CheckoutQuote
+    /// The version of the basket the quote was priced from: the attempt is recorded only while the
+    /// basket is still that version, so it pays for exactly the lines the shopper confirmed.
+    public let basketVersion: Int64
     /// Until when this request owns the attempt; a retry before then gets "in progress".
     public let leaseExpiresAt: Date
+    /// The provider call this request is about to make, marked as in flight with the attempt.
+    public let call: ProviderCallID
 
     public init(
         id: AttemptID, shopperID: ShopperID, key: IdempotencyKey, fingerprint: String, quote: CheckoutQuote,
-        leaseExpiresAt: Date
+        basketVersion: Int64, leaseExpiresAt: Date, call: ProviderCallID = .random()
     ) {
         self.id = id
         self.shopperID = shopperID
         self.key = key
         self.fingerprint = fingerprint
         self.quote = quote
+        self.basketVersion = basketVersion
         self.leaseExpiresAt = leaseExpiresAt
+        self.call = call
     }
 }
 
@@ -66,13 +73,19 @@ public struct PaymentAttemptRecord: Hashable, Sendable {
     public let paymentToken: String?
     public let promotionCode: PromotionCode?
     public let leaseExpiresAt: Date
-    /// Whether a provider call for this attempt may have charged: one whose answer was lost, or one
-    /// still in flight (or cut off by a crash). `false` only while every call so far was refused by
-    /// the provider before processing.
-    public let mayHaveCharged: Bool
+    /// Whether an earlier provider call for this attempt may have charged: its answer was lost, or
+    /// it was still in flight when another took the attempt over. Never cleared by a later call.
+    public let answerLost: Bool
+    /// The provider call in flight (or cut off by a crash), if any.
+    public let callInFlight: ProviderCallID?
     public let response: StoredResponse?
     public let orderID: OrderID?
     public let createdAt: Date
+
+    /// Whether a provider call for this attempt may have charged: one whose answer was lost, or one
+    /// still in flight (or cut off by a crash). `false` only when no call can have reached the
+    /// provider's books.
+    public var mayHaveCharged: Bool { answerLost || callInFlight != nil }
 
     /// The paid order this attempt becomes, with the prices as reserved (and charged).
     public func order(id: OrderID, cardBrand: String?, createdAt: Date) -> Order {
@@ -88,13 +101,13 @@ public struct PaymentAttemptRecord: Hashable, Sendable {
             id: id, shopperID: shopperID, key: key, fingerprint: fingerprint, state: state, lines: lines,
             subtotal: subtotal, discount: discount, shipping: shipping, fee: fee, amount: amount, method: method,
             paymentToken: paymentToken, promotionCode: promotionCode, leaseExpiresAt: leaseExpiresAt,
-            mayHaveCharged: mayHaveCharged, response: response, orderID: orderID, createdAt: createdAt)
+            answerLost: answerLost, callInFlight: nil, response: response, orderID: orderID, createdAt: createdAt)
     }
 
     static let columns: SQLQuery = """
         id, shopper_id, idempotency_key, request_fingerprint, state, currency, subtotal_minor, discount_minor,
         shipping_minor, fee_minor, amount_minor, payment_method, payment_token, promotion_code, lease_expires_at,
-        may_have_charged, call_in_flight, response_status, response_body, order_id, created_at
+        may_have_charged, call_id, response_status, response_body, order_id, created_at
         """
 
     static func read(_ row: SQLRow, lines: [OrderLine]) throws -> PaymentAttemptRecord {
@@ -114,8 +127,8 @@ public struct PaymentAttemptRecord: Hashable, Sendable {
             amount: try row.money("amount_minor"), method: method, paymentToken: try row.decode("payment_token"),
             promotionCode: try row.decode("promotion_code", as: String?.self).flatMap(PromotionCode.init(rawValue:)),
             leaseExpiresAt: try row.date("lease_expires_at"),
-            mayHaveCharged: try row.decode("may_have_charged", as: Bool.self)
-                || row.decode("call_in_flight", as: Bool.self),
+            answerLost: try row.decode("may_have_charged", as: Bool.self),
+            callInFlight: try row.decode("call_id", as: String?.self).map(ProviderCallID.init(rawValue:)),
             response: status.flatMap { status in body.map { StoredResponse(status: status, body: $0) } },
             orderID: try row.decode("order_id", as: String?.self).map(OrderID.init(rawValue:)),
             createdAt: try row.date("created_at"))
@@ -123,7 +136,7 @@ public struct PaymentAttemptRecord: Hashable, Sendable {
 }
 
 extension PaymentAttemptRecord {
-    /// The record of `attempt` as it was just inserted: pending, with a call about to be made.
+    /// The record of `attempt` as it was just inserted: pending, with its call about to be made.
     init(_ attempt: NewPaymentAttempt, now: Date) throws(MoneyError) {
         let quote = attempt.quote
         var lines: [OrderLine] = []
@@ -140,8 +153,9 @@ extension PaymentAttemptRecord {
             state: .pending, lines: lines, subtotal: quote.breakdown.subtotal, discount: quote.breakdown.discount,
             shipping: quote.breakdown.shipping, fee: quote.payment.fee, amount: quote.amountDue,
             method: quote.method.kind, paymentToken: token, promotionCode: PaymentRepository.promotionUsed(by: quote),
-            leaseExpiresAt: Date(unixMilliseconds: attempt.leaseExpiresAt.unixMilliseconds), mayHaveCharged: true,
-            response: nil, orderID: nil, createdAt: Date(unixMilliseconds: now.unixMilliseconds))
+            leaseExpiresAt: Date(unixMilliseconds: attempt.leaseExpiresAt.unixMilliseconds), answerLost: false,
+            callInFlight: attempt.call, response: nil, orderID: nil,
+            createdAt: Date(unixMilliseconds: now.unixMilliseconds))
     }
 }
 

@@ -4,10 +4,37 @@ import StoreSQL
 
 /// What ``PaymentRepository/reserve(_:now:)`` found.
 public enum ReservationOutcome: Hashable, Sendable {
-    /// A new attempt was recorded as pending, with its stock and promotion use reserved.
+    /// A new attempt was recorded as pending, with its stock and promotion use reserved and its
+    /// provider call marked as in flight.
     case reserved(PaymentAttemptRecord)
     /// The shopper already has an attempt with this idempotency key; nothing was changed.
     case existing(PaymentAttemptRecord)
+    /// The shopper has another attempt, under another key, that may still charge: one basket is
+    /// paid at most once, so nothing was recorded.
+    case blocked(by: PaymentAttemptRecord)
+    /// The basket changed since it was priced (a line, a quantity, the code — or it was paid):
+    /// nothing was recorded; price it again.
+    case basketChanged
+}
+
+/// Where a pass over unresolved attempts got to: the last attempt it saw.
+public struct UnresolvedCursor: Hashable, Sendable {
+    public let createdAt: Date
+    public let id: AttemptID
+
+    public init(after attempt: PaymentAttemptRecord) {
+        createdAt = attempt.createdAt
+        id = attempt.id
+    }
+}
+
+/// What became of an attempt whose provider call gave no definite answer.
+public enum CallRelease: Hashable, Sendable {
+    /// The attempt stays pending: its outcome must be asked of the provider.
+    case kept
+    /// Nothing can have been charged for the attempt: it was removed and its stock and promotion
+    /// use given back. A retry with the same key starts afresh.
+    case withdrawn
 }
 
 /// Payment attempts and the orders they become — the store's side of exactly-once checkout.
@@ -15,9 +42,11 @@ public enum ReservationOutcome: Hashable, Sendable {
 /// An attempt is recorded as `pending` *before* the provider is called, in the same transaction
 /// that takes the stock and the promotion use it needs (so an order that cannot be filled is never
 /// charged, and stock never goes below zero). After the provider answers, one more transaction
-/// records the outcome: paid → the order, the emptied basket and the analytics event; declined →
-/// the reservation is given back. A unique constraint on (shopper, idempotency key) and one on the
-/// order's attempt are the hard backstops.
+/// records the outcome: paid → the order and the paid lines taken out of the basket; declined →
+/// the reservation is given back; refused before processing → the attempt is withdrawn. A shopper
+/// has at most one pending attempt (a partial unique index backs this), so one basket is paid at
+/// most once whatever the keys; unique constraints on (shopper, idempotency key) and on the
+/// order's attempt are the other backstops. See docs/DESIGN.md, "Exactly-once checkout".
 public struct PaymentRepository: Sendable {
     let database: any SQLDatabase
 
@@ -25,18 +54,29 @@ public struct PaymentRepository: Sendable {
         self.database = database
     }
 
-    /// Records `attempt` as pending and reserves its stock and promotion use, or returns the
-    /// shopper's existing attempt with the same key.
+    /// Records `attempt` as pending and reserves its stock and promotion use — unless the shopper
+    /// already has an attempt with this key (`.existing`), another attempt that may still charge
+    /// (`.blocked`), or the basket is no longer the version that was priced (`.basketChanged`).
     ///
     /// - Throws: ``CheckoutKit/CheckoutError/outOfStock(_:)`` (naming every short product) or
     ///   ``CheckoutKit/CheckoutError/promotionUnavailable(_:)``; nothing is recorded then.
     public func reserve(_ attempt: NewPaymentAttempt, now: Date) async throws -> ReservationOutcome {
         do {
             return try await database.write { connection in
+                // Locks the basket's row (PostgreSQL) so that two checkouts of one basket queue here.
+                let current = try connection.execute(
+                    """
+                    UPDATE baskets SET version = version
+                    WHERE shopper_id = \(attempt.shopperID.rawValue) AND version = \(attempt.basketVersion)
+                    """)
                 if let existing = try Self.attempt(
                     shopper: attempt.shopperID, key: attempt.key.rawValue, on: connection)
                 {
                     return .existing(existing)
+                }
+                guard current == 1 else { return .basketChanged }
+                if let open = try Self.openAttempt(of: attempt.shopperID, on: connection) {
+                    return .blocked(by: open)
                 }
                 try Self.takeStock(for: attempt.quote.lines, on: connection)
                 if let code = Self.promotionUsed(by: attempt.quote) {
@@ -46,61 +86,90 @@ public struct PaymentRepository: Sendable {
                 return .reserved(try PaymentAttemptRecord(attempt, now: now))
             }
         } catch let error as DatabaseError where error.kind == .uniqueViolation {
-            // A concurrent request with the same key committed first.
-            guard let existing = try await self.attempt(shopper: attempt.shopperID, key: attempt.key.rawValue) else {
-                throw error
+            // A concurrent request committed first: with the same key, or another open attempt.
+            if let existing = try await self.attempt(shopper: attempt.shopperID, key: attempt.key.rawValue) {
+                return .existing(existing)
             }
-            return .existing(existing)
+            if let open = try await database.read({ try Self.openAttempt(of: attempt.shopperID, on: $0) }) {
+                return .blocked(by: open)
+            }
+            throw error
         }
     }
 
     /// Takes over a pending attempt whose lease has run out (its request died or gave up), so
-    /// that this caller may ask the provider again. Returns `false` when someone else holds it or
-    /// it is no longer pending.
+    /// that this caller may resolve it. A call still marked in flight was cut off, so the attempt is
+    /// marked, for good, as one that may have charged.
     ///
-    /// - Parameter toCharge: the caller is about to call the provider, so a call is recorded as in
-    ///   flight (in the same write); `false` to take it without calling.
-    public func claim(_ id: AttemptID, leaseExpiresAt: Date, now: Date, toCharge: Bool = true) async throws -> Bool {
+    /// - Parameter call: the provider call the caller is about to make, marked as in flight in the
+    ///   same write; `nil` to take the attempt without calling `charge` (to look its key up).
+    /// - Returns: `false` when someone else holds it or it is no longer pending.
+    public func claim(_ id: AttemptID, leaseExpiresAt: Date, now: Date, call: ProviderCallID?) async throws -> Bool {
         try await database.write { connection in
             try connection.execute(
                 """
-                UPDATE payment_attempts SET lease_expires_at = \(leaseExpiresAt.unixMilliseconds),
-                                            call_in_flight = CASE WHEN \(toCharge) = 1 THEN 1 ELSE call_in_flight END,
-                                            updated_at = \(now.unixMilliseconds)
+                UPDATE payment_attempts
+                SET lease_expires_at = \(leaseExpiresAt.unixMilliseconds), updated_at = \(now.unixMilliseconds),
+                    may_have_charged = CASE WHEN call_id IS NULL THEN may_have_charged ELSE 1 END,
+                    call_id = \(call?.rawValue)
                 WHERE id = \(id.rawValue) AND state = 'pending' AND lease_expires_at <= \(now.unixMilliseconds)
                 """) == 1
         }
     }
 
-    /// Ends this caller's hold on a pending attempt whose provider call gave no answer, so that a
-    /// retry with the same key may claim it at once instead of waiting for the lease to run out.
+    /// Ends `call`, which gave no definite answer, and this caller's hold on the attempt.
     ///
     /// - Parameter providerRefused: the provider refused the call before processing it, so *this*
-    ///   call charged nothing. Otherwise its answer was lost and the attempt is marked, for good, as
-    ///   one that may have charged (an earlier lost answer is never forgotten by a later refusal).
-    public func releaseLease(_ id: AttemptID, providerRefused: Bool, now: Date) async throws {
+    ///   call charged nothing. When no other call may have charged either, the attempt is withdrawn:
+    ///   removed, its stock and promotion use given back at once. Otherwise (or when the answer was
+    ///   lost) it stays pending and is marked, for good, as one that may have charged, and its lease
+    ///   ends so that a retry or reconciliation may take it at once.
+    @discardableResult
+    public func releaseCall(
+        _ id: AttemptID, call: ProviderCallID, providerRefused: Bool, now: Date
+    ) async throws -> CallRelease {
         try await database.write { connection in
+            if providerRefused,
+                let attempt = try Self.attempt(id: id, on: connection), attempt.state == .pending,
+                attempt.callInFlight == call, !attempt.answerLost
+            {
+                try Self.withdraw(attempt, on: connection)
+                return .withdrawn
+            }
             try connection.execute(
                 """
                 UPDATE payment_attempts
                 SET lease_expires_at = \(now.unixMilliseconds), updated_at = \(now.unixMilliseconds),
-                    call_in_flight = 0,
-                    may_have_charged = CASE WHEN \(providerRefused) = 1 THEN may_have_charged ELSE 1 END
+                    may_have_charged = CASE WHEN \(providerRefused) = 1 THEN may_have_charged ELSE 1 END,
+                    call_id = CASE WHEN call_id = \(call.rawValue) THEN NULL ELSE call_id END
+                WHERE id = \(id.rawValue) AND state = 'pending'
+                """)
+            return .kept
+        }
+    }
+
+    /// Ends this caller's hold on a pending attempt it took without calling the provider (a lookup
+    /// that got no answer), so that the next pass may take it at once.
+    public func releaseLease(_ id: AttemptID, now: Date) async throws {
+        try await database.write { connection in
+            try connection.execute(
+                """
+                UPDATE payment_attempts
+                SET lease_expires_at = \(now.unixMilliseconds), updated_at = \(now.unixMilliseconds)
                 WHERE id = \(id.rawValue) AND state = 'pending'
                 """)
         }
     }
 
-    /// Gives up a pending attempt that cannot have charged anything (every provider call was refused
-    /// before processing) and was left alone: stores `response` to replay, gives the reservation
-    /// back. The caller holds the attempt's lease. Returns whether it was expired.
-    public func expireUncharged(_ id: AttemptID, response: StoredResponse, now: Date) async throws -> Bool {
+    /// Withdraws a pending attempt the provider has never seen (its lookup said so, and the key is
+    /// now closed there): removed, its stock and promotion use given back. The caller holds the
+    /// attempt's lease. Returns whether it was withdrawn.
+    public func withdrawUnseen(_ id: AttemptID) async throws -> Bool {
         try await database.write { connection in
-            guard let attempt = try Self.attempt(id: id, on: connection), attempt.state == .pending,
-                !attempt.mayHaveCharged,
-                try Self.finish(id, state: .failed, response: response, orderID: nil, now: now, on: connection)
-            else { return false }
-            try Self.release(attempt, on: connection)
+            guard let attempt = try Self.attempt(id: id, on: connection), attempt.state == .pending else {
+                return false
+            }
+            try Self.withdraw(attempt, on: connection)
             return true
         }
     }
@@ -119,7 +188,12 @@ public struct PaymentRepository: Sendable {
     }
 
     /// Records that the attempt was paid: the order (prices as charged), the response to replay,
-    /// the emptied basket and the analytics event, in one transaction.
+    /// the paid lines taken out of the basket and the analytics event, in one transaction.
+    ///
+    /// The order belongs to whoever holds the attempt now (a login may have carried it from an
+    /// anonymous shopper to the customer). Only what was paid leaves the basket: each paid line's
+    /// quantity is taken off, so a line added or raised meanwhile stays; the code goes with the
+    /// last line, or when it is the one this order used.
     ///
     /// Idempotent: when the attempt is no longer pending (another request or server recorded its
     /// outcome first), nothing is written and the attempt as recorded is returned.
@@ -127,14 +201,16 @@ public struct PaymentRepository: Sendable {
         _ attempt: PaymentAttemptRecord, order: Order, response: StoredResponse, event: AnalyticsEvent?, now: Date
     ) async throws -> PaymentAttemptRecord {
         try await database.write { connection in
+            guard let current = try Self.attempt(id: attempt.id, on: connection) else { return attempt }
             guard
                 try Self.finish(
                     attempt.id, state: .succeeded, response: response, orderID: order.id, now: now, on: connection)
-            else { return try Self.attempt(id: attempt.id, on: connection) ?? attempt }
-            try Self.insert(order, shopper: attempt.shopperID, attempt: attempt.id, on: connection)
-            try BasketRepository.empty(attempt.shopperID, now: now, on: connection)
+            else { return current }
+            try Self.insert(order, shopper: current.shopperID, attempt: attempt.id, on: connection)
+            try BasketRepository.takeOut(
+                current.lines, promotion: current.promotionCode, from: current.shopperID, now: now, on: connection)
             if let event { try AnalyticsRepository.insert(event, at: now, on: connection) }
-            return attempt.finished(.succeeded, response: response, orderID: order.id)
+            return current.finished(.succeeded, response: response, orderID: order.id)
         }
     }
 
@@ -165,17 +241,48 @@ public struct PaymentRepository: Sendable {
         try await database.read { connection in try Self.attempt(id: id, on: connection) }
     }
 
-    /// Pending attempts whose lease ran out by `now`: their outcome must be asked of the provider.
-    public func abandonedAttempts(now: Date, limit: Int = 100) async throws -> [PaymentAttemptRecord] {
-        try await database.read { connection in
+    /// Pending attempts whose lease ran out by `now` and that may have charged, oldest first, after
+    /// the one at `cursor` (for paging through all of them): their outcome must be asked of the
+    /// provider. Since a refusal withdraws its attempt at once, every pending attempt is one.
+    public func unresolvedAttempts(
+        now: Date, after cursor: UnresolvedCursor? = nil, limit: Int = 100
+    ) async throws -> [PaymentAttemptRecord] {
+        let createdAfter = cursor?.createdAt.unixMilliseconds ?? Int64.min
+        let idAfter = cursor?.id.rawValue ?? ""
+        return try await database.read { connection in
             let rows = try connection.query(
                 """
                 SELECT \(PaymentAttemptRecord.columns) FROM payment_attempts
                 WHERE state = 'pending' AND lease_expires_at <= \(now.unixMilliseconds)
-                ORDER BY created_at LIMIT \(limit)
+                  AND (created_at > \(createdAfter) OR (created_at = \(createdAfter) AND id > \(idAfter)))
+                ORDER BY created_at, id LIMIT \(limit)
                 """)
             return try rows.map { row in try Self.record(row, on: connection) }
         }
+    }
+
+    /// The shopper's attempt that may still charge, if any (at most one).
+    public func openAttempt(of shopper: ShopperID) async throws -> PaymentAttemptRecord? {
+        try await database.read { connection in try Self.openAttempt(of: shopper, on: connection) }
+    }
+
+    /// Carries `source`'s attempts and orders to `target` (a login), so that a retry with the same
+    /// key after logging in settles the same attempt and the orders are found in the account.
+    ///
+    /// An attempt whose key `target` already used stays with `source`, as does a pending one while
+    /// `target` has its own pending attempt (each is still resolved with the provider).
+    static func carry(from source: ShopperID, to target: ShopperID, on connection: any SQLConnection) throws {
+        try connection.execute(
+            """
+            UPDATE payment_attempts SET shopper_id = \(target.rawValue)
+            WHERE shopper_id = \(source.rawValue)
+              AND idempotency_key NOT IN (
+                  SELECT idempotency_key FROM payment_attempts WHERE shopper_id = \(target.rawValue))
+              AND (state <> 'pending' OR NOT EXISTS (
+                  SELECT 1 FROM payment_attempts WHERE shopper_id = \(target.rawValue) AND state = 'pending'))
+            """)
+        try connection.execute(
+            "UPDATE orders SET shopper_id = \(target.rawValue) WHERE shopper_id = \(source.rawValue)")
     }
 
     /// Forgets failed attempts created before `cutoff` (keys are kept at least 24 hours); attempts
@@ -209,6 +316,21 @@ public struct PaymentRepository: Sendable {
             if updated == 0 { short.append(line.productID) }
         }
         guard short.isEmpty else { throw CheckoutError.outOfStock(short) }
+    }
+
+    /// Removes a pending attempt that cannot have charged and gives back what it reserved.
+    static func withdraw(_ attempt: PaymentAttemptRecord, on connection: any SQLConnection) throws {
+        try release(attempt, on: connection)
+        try connection.execute("DELETE FROM payment_attempts WHERE id = \(attempt.id.rawValue) AND state = 'pending'")
+    }
+
+    static func openAttempt(of shopper: ShopperID, on connection: any SQLConnection) throws -> PaymentAttemptRecord? {
+        try connection.queryFirst(
+            """
+            SELECT \(PaymentAttemptRecord.columns) FROM payment_attempts
+            WHERE shopper_id = \(shopper.rawValue) AND state = 'pending'
+            """
+        ).map { row in try record(row, on: connection) }
     }
 
     /// Gives back what a failed attempt reserved: its stock and its promotion use.
@@ -247,14 +369,14 @@ public struct PaymentRepository: Sendable {
             INSERT INTO payment_attempts (
                 id, shopper_id, idempotency_key, request_fingerprint, state, currency, subtotal_minor, discount_minor,
                 shipping_minor, fee_minor, amount_minor, payment_method, payment_token, promotion_code,
-                lease_expires_at, created_at, updated_at)
+                lease_expires_at, call_id, created_at, updated_at)
             VALUES (
                 \(attempt.id.rawValue), \(attempt.shopperID.rawValue), \(attempt.key.rawValue), \(attempt.fingerprint),
                 'pending', \(quote.amountDue.currency.code), \(quote.breakdown.subtotal.minorUnits),
                 \(quote.breakdown.discount.minorUnits), \(quote.breakdown.shipping.minorUnits),
                 \(quote.payment.fee.minorUnits), \(quote.amountDue.minorUnits), \(quote.method.kind.rawValue), \(token),
-                \(promotionUsed(by: quote)?.rawValue), \(attempt.leaseExpiresAt.unixMilliseconds), \(now.unixMilliseconds),
-                \(now.unixMilliseconds))
+                \(promotionUsed(by: quote)?.rawValue), \(attempt.leaseExpiresAt.unixMilliseconds),
+                \(attempt.call.rawValue), \(now.unixMilliseconds), \(now.unixMilliseconds))
             """)
         for (position, line) in quote.lines.enumerated() {
             try connection.execute(
@@ -300,7 +422,7 @@ public struct PaymentRepository: Sendable {
             """
             UPDATE payment_attempts
             SET state = \(state.rawValue), response_status = \(response.status), response_body = \(response.body),
-                order_id = \(orderID?.rawValue), updated_at = \(now.unixMilliseconds)
+                order_id = \(orderID?.rawValue), call_id = NULL, updated_at = \(now.unixMilliseconds)
             WHERE id = \(id.rawValue) AND state = 'pending'
             """) == 1
     }

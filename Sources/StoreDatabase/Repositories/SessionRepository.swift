@@ -1,3 +1,4 @@
+import CheckoutKit
 import Foundation
 import StoreSQL
 
@@ -17,8 +18,13 @@ public struct SessionRepository: Sendable {
         self.database = database
     }
 
-    /// Creates an anonymous shopper with a session for `tokenHash`.
-    public func createAnonymousSession(tokenHash: [UInt8], now: Date, expiresAt: Date) async throws -> ShopperID {
+    /// Creates an anonymous shopper with a session for `tokenHash`, and with `lines` in its basket —
+    /// all in one transaction, so a line that cannot be set leaves nothing behind.
+    ///
+    /// - Throws: ``BasketLineError`` for a line that cannot be set.
+    public func createAnonymousSession(
+        tokenHash: [UInt8], now: Date, expiresAt: Date, lines: [(ProductID, Quantity)] = []
+    ) async throws -> ShopperID {
         let shopper = ShopperID.random()
         try await database.write { connection in
             try connection.execute(
@@ -26,6 +32,7 @@ public struct SessionRepository: Sendable {
             )
             try Self.insertSession(
                 tokenHash: tokenHash, shopper: shopper, now: now, expiresAt: expiresAt, on: connection)
+            try BasketRepository.setQuantities(lines, for: shopper, now: now, on: connection)
         }
         return shopper
     }
@@ -34,7 +41,8 @@ public struct SessionRepository: Sendable {
     ///
     /// When the caller was an anonymous shopper (`previous`), that basket is kept: its lines are
     /// added to the customer's basket (capped at 10 per line) and its promotion code carries over
-    /// when the customer's basket has none. All in one transaction.
+    /// when the customer's basket has none; its payment attempts (with their keys) and orders move
+    /// to the customer too. All in one transaction.
     public func createCustomerSession(
         tokenHash: [UInt8], customer: CustomerID, previous: ShopperID?, now: Date, expiresAt: Date
     ) async throws -> ShopperID {
@@ -53,6 +61,7 @@ public struct SessionRepository: Sendable {
             let shopper = ShopperID(rawValue: try row.decode("id"))
             if let previous, previous != shopper {
                 try BasketRepository.merge(from: previous, into: shopper, now: now, on: connection)
+                try PaymentRepository.carry(from: previous, to: shopper, on: connection)
             }
             try Self.insertSession(
                 tokenHash: tokenHash, shopper: shopper, now: now, expiresAt: expiresAt, on: connection)

@@ -44,3 +44,19 @@ public struct AttemptID: RawRepresentable, Hashable, Sendable, CustomStringConve
 
     public var description: String { rawValue }
 }
+
+/// One call to the payment provider for an attempt. An attempt's "call in flight" mark holds the
+/// id of the call that set it, so only that call's answer can clear it.
+public struct ProviderCallID: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    public static func random() -> ProviderCallID {
+        ProviderCallID(rawValue: OpaqueIdentifier.make(prefix: "call_"))
+    }
+
+    public var description: String { rawValue }
+}

@@ -60,16 +60,28 @@ struct FakeStoreRoutes: Sendable {
         router.post("/carts") { request, _ in try await postCart(request) }
     }
 
+    /// The most lines one cart may hold (the catalog has far fewer products).
+    static let maximumCartLines = 50
+
     /// Puts the cart's lines into a basket: the caller's, with a bearer token, or else a new
     /// anonymous shopper's, whose token comes back in the `X-Session-Token` header so the cart can
-    /// be paid through the native API. Every line is validated first; nothing changes on an error.
+    /// be paid through the native API. The lines are set in one transaction: on any error nothing
+    /// changes, and no shopper is created.
     private func postCart(_ request: Request) async throws -> Response {
         let cart = try request.decodeJSON(FakeStoreCartRequest.self)
+        guard cart.products.count <= Self.maximumCartLines else {
+            throw APIError(
+                .unprocessableContent, type: "too_many_lines",
+                message: "A cart holds at most \(Self.maximumCartLines) lines.", field: "products")
+        }
         var lines: [(ProductID, Quantity)] = []
+        var seen: Set<Int64> = []
         for (index, line) in cart.products.enumerated() {
-            guard line.productId > 0, try await database.catalog.product(ProductID(line.productId)) != nil else {
+            guard line.productId > 0, seen.insert(line.productId).inserted else {
                 throw APIError(
-                    .unprocessableContent, type: "invalid_body", message: "There is no such product.",
+                    .unprocessableContent, type: "invalid_body",
+                    message: line.productId > 0
+                        ? "Each product may appear once in a cart." : "There is no such product.",
                     field: "products[\(index)].productId")
             }
             guard let quantity = Quantity(line.quantity) else {
@@ -79,18 +91,27 @@ struct FakeStoreRoutes: Sendable {
         }
         var newToken: SecretToken?
         let shopper: Shopper
-        if let existing = try await sessions.shopper(for: request) {
-            shopper = existing
-        } else if request.headers["Authorization"] != nil {
-            throw APIError.unauthorized
-        } else {
-            let token = try await sessions.createAnonymous()
-            guard let created = try await sessions.shopper(for: token) else { throw APIError.unauthorized }
-            shopper = created
-            newToken = token
-        }
-        for (product, quantity) in lines {
-            try await baskets.setQuantity(quantity, of: product, for: shopper)
+        do {
+            if let existing = try await sessions.shopper(for: request) {
+                try await database.baskets.setQuantities(lines, for: existing.id, now: clock.now())
+                shopper = existing
+            } else if request.headers["Authorization"] != nil {
+                throw APIError.unauthorized
+            } else {
+                let token = try await sessions.createAnonymous(lines: lines)
+                guard let created = try await sessions.shopper(for: token) else { throw APIError.unauthorized }
+                shopper = created
+                newToken = token
+            }
+        } catch let error as BasketLineError {
+            switch error {
+            case .unknownProduct(let index):
+                throw APIError(
+                    .unprocessableContent, type: "invalid_body", message: "There is no such product.",
+                    field: "products[\(index)].productId")
+            case .insufficientStock(let index, let available):
+                throw APIError.insufficientStock(available: available, field: "products[\(index)].quantity")
+            }
         }
         let body = FakeStoreCart(
             id: Self.cartNumber(for: shopper.id), userId: shopper.customerID?.rawValue ?? cart.userId,

@@ -1,3 +1,4 @@
+import CheckoutKit
 import Foundation
 import HTTPServer
 import StoreCrypto
@@ -22,12 +23,15 @@ struct Sessions: Sendable {
     /// Recently seen sessions, so that a shopper's burst of requests reads the session once.
     let cache = SessionCache(capacity: 10_000, maximumAge: 10)
 
-    /// A new anonymous shopper and the token that stands for them.
-    func createAnonymous() async throws -> SecretToken {
+    /// A new anonymous shopper and the token that stands for them, with `lines` in the basket (set
+    /// in the same transaction: nothing is created when a line cannot be set).
+    ///
+    /// - Throws: ``StoreDatabase/BasketLineError`` for a line that cannot be set.
+    func createAnonymous(lines: [(ProductID, Quantity)] = []) async throws -> SecretToken {
         let token = SecretToken.generate()
         let now = clock.now()
         _ = try await database.sessions.createAnonymousSession(
-            tokenHash: token.hash, now: now, expiresAt: now.addingTimeInterval(lifetime))
+            tokenHash: token.hash, now: now, expiresAt: now.addingTimeInterval(lifetime), lines: lines)
         return token
     }
 

@@ -46,10 +46,11 @@ struct APIError: Error, Sendable {
             message: "The quantity must be a whole number from 1 to 10.", field: field)
     }
 
-    static func insufficientStock(available: Int) -> APIError {
+    static func insufficientStock(available: Int, field: String? = nil) -> APIError {
         APIError(
             .conflict, type: "out_of_stock",
-            message: available == 0 ? "This product is out of stock." : "Only \(available) left in stock.")
+            message: available == 0 ? "This product is out of stock." : "Only \(available) left in stock.",
+            field: field)
     }
 
     /// The answer for a checkout failure.
@@ -64,10 +65,11 @@ struct APIError: Error, Sendable {
             reason = declineReason.rawValue
         case .unavailable:
             status = HTTPStatus(code: 503)
-        case .priceChanged, .outOfStock, .promotionUnavailable:
+        case .priceChanged, .outOfStock, .promotionUnavailable, .paymentInProgress:
             status = .conflict
         }
         self.init(status, type: error.code, message: error.message, reason: reason)
+        if error == .paymentInProgress { headers = ["Retry-After": "1"] }
     }
 }
 
