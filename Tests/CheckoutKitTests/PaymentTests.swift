@@ -1,4 +1,5 @@
 import CheckoutKit
+import Foundation
 import Testing
 
 @Suite struct CardNumberDetectorTests {
@@ -38,6 +39,54 @@ import Testing
     ])
     func leavesOtherTextAlone(text: String) {
         #expect(!CardNumberDetector.containsCardNumber(text))
+    }
+
+    /// Card numbers as they are printed: fours, Amex's 4-6-5 and Diners' 4-6-4.
+    @Test func findsPrintedLayouts() {
+        #expect(CardNumberDetector.containsCardNumber("3782 822463 10005"))
+        #expect(CardNumberDetector.containsCardNumber("3622-720627-1667"))
+        #expect(CardNumberDetector.containsCardNumber("4222 2222 2222 2"))
+        #expect(CardNumberDetector.containsCardNumber("4242 4242 4242 4242 428"))
+    }
+
+    /// What SPEC §5 says must never be refused: UUID keys, amounts, order ids, timestamps, dates.
+    @Test(arguments: [
+        "1a2b3c4d-5e6f-4a1b-8123-100000000003",  // once refused: "8123-100000000003" is Luhn-valid
+        "12345678-4242-4242-4242-424242424242",  // all-digit UUID groups
+        "45.36", "1000000000.00", "ord_0h3k5m7n9p1r3t5v7x9z1b3d5f", "pay_4c2x9m1k7p3r8t6v5w0z2b4d6f",
+        "1796213310", "1796213310000", "1796213310000000", "1796213310000000000",  // s, ms, µs, ns
+        "2026-12-02", "2026-12-02T18:16:09.123Z", "20261202181609",
+    ])
+    func neverRefusesOrdinaryData(text: String) {
+        #expect(!CardNumberDetector.containsCardNumber(text))
+    }
+
+    /// A million random version-4 UUIDs, as the app models mint idempotency keys (upper- and
+    /// lower-case): none is refused.
+    @Test func randomUUIDKeysAreNeverRefused() {
+        var generator = SplitMix64(seed: 0x5EED_0001)
+        let lower = Array("0123456789abcdef".utf8)
+        let upper = Array("0123456789ABCDEF".utf8)
+        var refused: [String] = []
+        var text = [UInt8](repeating: UInt8(ascii: "-"), count: 36)
+        for index in 0..<1_000_000 {
+            let alphabet = index % 2 == 0 ? lower : upper
+            var bits = generator.next()
+            var more = generator.next()
+            for position in [0, 1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12, 14, 15, 16, 17, 19, 20, 21, 22] {
+                text[position] = alphabet[Int(bits & 15)]
+                bits >>= 4
+            }
+            for position in 24..<36 {
+                text[position] = alphabet[Int(more & 15)]
+                more >>= 4
+            }
+            text[14] = UInt8(ascii: "4")  // version 4
+            text[19] = alphabet[8 + Int(more & 3)]  // variant 10xx
+            let key = String(decoding: text, as: UTF8.self)
+            if CardNumberDetector.containsCardNumber(key) { refused.append(key) }
+        }
+        #expect(refused.isEmpty, "\(refused.prefix(5))")
     }
 
     @Test func luhn() {

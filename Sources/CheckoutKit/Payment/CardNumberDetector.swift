@@ -6,50 +6,28 @@
 ///
 /// Ordinary data is never mistaken for one:
 /// - groups must follow a printed layout — fours (the last group may be shorter), or Amex's and
-///   Diners' 4-6-5 and 4-6-4 — so a UUID's 8-4-4-4-12 groups or a date's 4-2-2 never add up to a
-///   card number;
+///   Diners' 4-6-5 and 4-6-4 — and be whole (not the digit end of a word such as a UUID's
+///   `28e18c258c8f`), so a UUID's 8-4-4-4-12 groups or a date's 4-2-2 never add up to a card number;
 /// - a run of digits written together is judged whole, never as a slice of a longer number;
 /// - card numbers start with 2–6 (or 1 for the 15-digit UATP cards), so timestamps in seconds,
 ///   milliseconds, microseconds and nanoseconds (all starting with 1 until 2033) are not cards.
+///
+/// See docs/RELIABILITY.md ("Card numbers") for what this guards and how it is tested.
 public enum CardNumberDetector {
     public static let digitCountRange = 13...19
 
     /// Whether `text` contains anything that looks like a card number.
     public static func containsCardNumber(_ text: String) -> Bool {
-        var groups: [[UInt8]] = []  // the digit groups of the current run
-        var current: [UInt8] = []
-        var pendingSeparator = false
-
-        func endRun() -> Bool {
-            if !current.isEmpty { groups.append(current) }
-            let found = runContainsCardNumber(groups)
-            groups.removeAll(keepingCapacity: true)
-            current.removeAll(keepingCapacity: true)
-            pendingSeparator = false
-            return found
-        }
-
+        var scanner = Scanner()
         for byte in text.utf8 {
-            if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
-                if pendingSeparator {
-                    groups.append(current)
-                    current = []
-                    pendingSeparator = false
-                }
-                current.append(byte - UInt8(ascii: "0"))
-            } else if (byte == UInt8(ascii: " ") || byte == UInt8(ascii: "-")) && !current.isEmpty && !pendingSeparator
-            {
-                pendingSeparator = true
-            } else {
-                if endRun() { return true }
-            }
+            if scanner.consume(byte) { return true }
         }
-        return endRun()
+        return scanner.finish()
     }
 
     /// Whether `digits` (decimal digit values, most significant first), taken as one number, could
     /// be a card number: 13–19 digits, a card's leading digit, and the Luhn check.
-    public static func isCardNumber(_ digits: [UInt8]) -> Bool {
+    public static func isCardNumber(_ digits: some Collection<UInt8>) -> Bool {
         guard let first = digits.first else { return false }
         let plausible: ClosedRange<Int>
         switch first {
@@ -61,44 +39,106 @@ public enum CardNumberDetector {
         return plausible.contains(digits.count) && passesLuhn(digits)
     }
 
-    /// The group lengths cards are printed in, besides fours with a shorter last group.
-    private static let otherLayouts: [[Int]] = [[4, 6, 5], [4, 6, 4]]
-
-    /// Whether a run of digit groups holds a card number: one group judged whole, or consecutive
-    /// groups that follow a printed layout.
-    private static func runContainsCardNumber(_ groups: [[UInt8]]) -> Bool {
-        for start in groups.indices {
-            if isCardNumber(groups[start]) { return true }
-            var digits = groups[start]
-            var lengths = [groups[start].count]
-            for end in (start + 1)..<max(groups.count, start + 1) {
-                digits += groups[end]
-                lengths.append(groups[end].count)
-                if digits.count > digitCountRange.upperBound { break }
-                if isPrintedLayout(lengths) && isCardNumber(digits) { return true }
-            }
-        }
-        return false
-    }
-
-    /// Fours with a last group of one to four digits, or one of ``otherLayouts``.
-    private static func isPrintedLayout(_ lengths: [Int]) -> Bool {
-        guard let last = lengths.last, lengths.count >= 2 else { return false }
-        if lengths.dropLast().allSatisfy({ $0 == 4 }) && (1...4).contains(last) { return true }
-        return otherLayouts.contains(lengths)
-    }
-
     /// The Luhn (mod 10) check over decimal digits, most significant first.
-    public static func passesLuhn(_ digits: [UInt8]) -> Bool {
+    public static func passesLuhn(_ digits: some Collection<UInt8>) -> Bool {
         var sum = 0
-        for (offset, digit) in digits.reversed().enumerated() {
+        var doubled = digits.count % 2 == 0
+        for digit in digits {
             var value = Int(digit)
-            if offset % 2 == 1 {
+            if doubled {
                 value *= 2
                 if value > 9 { value -= 9 }
             }
             sum += value
+            doubled.toggle()
         }
         return sum % 10 == 0
+    }
+
+    /// Reads text byte by byte, collecting runs of digit groups separated by single spaces or
+    /// dashes, and judges each run when it ends.
+    private struct Scanner {
+        /// The digits of the current run, and where each of its groups ends.
+        var digits: [UInt8] = []
+        var groupEnds: [Int] = []
+        var pendingSeparator = false
+        /// Whether the byte before the run was a letter or digit (its first group is not whole).
+        var startsInsideWord = false
+        var previousIsWordByte = false
+
+        init() {
+            digits.reserveCapacity(32)
+            groupEnds.reserveCapacity(8)
+        }
+
+        /// Takes the next byte; `true` once a card number was found.
+        mutating func consume(_ byte: UInt8) -> Bool {
+            defer { previousIsWordByte = Self.isWordByte(byte) }
+            if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                if digits.isEmpty { startsInsideWord = previousIsWordByte }
+                if pendingSeparator {
+                    groupEnds.append(digits.count)
+                    pendingSeparator = false
+                }
+                digits.append(byte - UInt8(ascii: "0"))
+                return false
+            }
+            if (byte == UInt8(ascii: " ") || byte == UInt8(ascii: "-")) && !digits.isEmpty && !pendingSeparator {
+                pendingSeparator = true
+                return false
+            }
+            return endRun(endsInsideWord: !pendingSeparator && Self.isWordByte(byte))
+        }
+
+        mutating func finish() -> Bool { endRun(endsInsideWord: false) }
+
+        private mutating func endRun(endsInsideWord: Bool) -> Bool {
+            pendingSeparator = false
+            if digits.isEmpty { return false }
+            defer {
+                digits.removeAll(keepingCapacity: true)
+                groupEnds.removeAll(keepingCapacity: true)
+            }
+            guard digits.count >= CardNumberDetector.digitCountRange.lowerBound else { return false }
+            groupEnds.append(digits.count)
+            let count = groupEnds.count
+            for start in 0..<count {
+                let from = start == 0 ? 0 : groupEnds[start - 1]
+                // One group, judged whole.
+                if CardNumberDetector.isCardNumber(digits[from..<groupEnds[start]]) { return true }
+                // Consecutive whole groups in a printed layout.
+                if start == 0 && startsInsideWord { continue }
+                var lengths: [Int] = []
+                for end in start..<count {
+                    lengths.append(groupEnds[end] - (end == 0 ? 0 : groupEnds[end - 1]))
+                    let total = groupEnds[end] - from
+                    if total > CardNumberDetector.digitCountRange.upperBound { break }
+                    if end == count - 1 && endsInsideWord { break }
+                    if end > start && Self.isPrintedLayout(lengths)
+                        && CardNumberDetector.isCardNumber(digits[from..<groupEnds[end]])
+                    {
+                        return true
+                    }
+                }
+            }
+            return false
+        }
+
+        /// Fours with a last group of one to four digits, or Amex's 4-6-5 and Diners' 4-6-4.
+        private static func isPrintedLayout(_ lengths: [Int]) -> Bool {
+            guard let last = lengths.last else { return false }
+            if lengths.dropLast().allSatisfy({ $0 == 4 }) && (1...4).contains(last) { return true }
+            return lengths == [4, 6, 5] || lengths == [4, 6, 4]
+        }
+
+        private static func isWordByte(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                true
+            default:
+                false
+            }
+        }
     }
 }
