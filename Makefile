@@ -32,11 +32,11 @@ run: deps
 bench:
 	@scripts/bench.sh
 
-# The full chaos run: ≥ 2,000 checkouts from 16 shoppers while the server is killed with SIGKILL
+# The full chaos run: ≥ 2,000 checkouts from 100 naive shoppers while the server is killed with SIGKILL
 # at random moments and restarted (make test runs a short version). Figures go to docs/RELIABILITY.md.
 chaos: deps
 	$(SWIFT) build --build-tests
-	STORE_CHAOS_CHECKOUTS=2000 STORE_CHAOS_SHOPPERS=16 $(SWIFT) test --skip-build --filter ChaosTests
+	STORE_CHAOS_CHECKOUTS=2000 STORE_CHAOS_SHOPPERS=100 $(SWIFT) test --skip-build --filter ChaosTests
 
 clean:
 	rm -rf .build

@@ -184,8 +184,17 @@ final class MovableClock: @unchecked Sendable {
 }
 
 @Suite("Two store serve processes on one PostgreSQL", .serialized) struct FleetTests {
-    @Test("the same keys sent to two store serve processes: one order and one charge per key")
-    func twoProcessesOneDatabase() async throws {
+    typealias Call =
+        @Sendable (
+            _ base: URL, _ method: String, _ path: String, _ token: String?, _ key: String?, _ json: String?
+        ) async throws -> (Int, Data)
+
+    /// Runs `body` against two `store serve` processes on a fresh schema, then stops them (each
+    /// must exit 0) and hands `check` the database to count orders and charges in.
+    static func withTwoProcesses(
+        _ body: (_ bases: [URL], _ call: @escaping Call) async throws -> Void,
+        check: (StoreDatabase) async throws -> Void
+    ) async throws {
         guard let base = TestPostgres.required() else { return }
         try await TestPostgres.withFreshSchema(base, prefix: "procs") { url in
             // Migrate and seed once, as the first server of a fleet would.
@@ -202,12 +211,8 @@ final class MovableClock: @unchecked Sendable {
                 let line = try await CommandLineTests.firstLine(of: process)
                 found.append(try #require(URL(string: String(line.dropFirst("listening on ".count)))))
             }
-            let bases = found
             let session = URLSession(configuration: .ephemeral)
-            @Sendable func call(
-                _ base: URL, _ method: String, _ path: String, token: String? = nil, key: String? = nil,
-                json: String? = nil
-            ) async throws -> (Int, Data) {
+            let call: Call = { base, method, path, token, key, json in
                 var request = URLRequest(url: try #require(URL(string: path, relativeTo: base)))
                 request.httpMethod = method
                 if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
@@ -216,15 +221,48 @@ final class MovableClock: @unchecked Sendable {
                 let (data, response) = try await session.data(for: request)
                 return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
             }
+            try await body(found, call)
 
+            first.process.terminate()
+            second.process.terminate()
+            #expect(try await CommandLineTests.waitForExit(first) == 0)
+            #expect(try await CommandLineTests.waitForExit(second) == 0)
+            let database = try await StoreDatabase.openUnmigrated(url: url, poolSize: 1)
+            do {
+                try await check(database)
+            } catch {
+                await database.close()
+                throw error
+            }
+            await database.close()
+        }
+    }
+
+    static func orderAttempts(_ database: StoreDatabase) async throws -> [String] {
+        try await database.sql.read { connection in
+            try connection.query("SELECT attempt_id FROM orders").map { try $0.decode("attempt_id", as: String.self) }
+        }
+    }
+
+    static func charges(_ database: StoreDatabase) async throws -> [String] {
+        try await database.sql.read { connection in
+            try connection.query("SELECT key FROM sandbox_charges WHERE outcome = 'approved'").map {
+                try $0.decode("key", as: String.self)
+            }
+        }
+    }
+
+    @Test("the same keys sent to two store serve processes: one order and one charge per key")
+    func twoProcessesOneDatabase() async throws {
+        let shopperCount = 6
+        try await Self.withTwoProcesses { bases, call in
             var shoppers: [(token: String, total: String)] = []
-            for index in 0..<6 {
+            for index in 0..<shopperCount {
                 let server = bases[index % 2]
-                let (_, created) = try await call(server, "POST", "/api/sessions")
+                let (_, created) = try await call(server, "POST", "/api/sessions", nil, nil, nil)
                 let token = try JSONDecoder().decode(SessionResponse.self, from: created).token
-                _ = try await call(
-                    server, "PUT", "/api/basket/items/\(index + 1)", token: token, json: #"{"quantity":2}"#)
-                let (_, basket) = try await call(bases[(index + 1) % 2], "GET", "/api/basket", token: token)
+                _ = try await call(server, "PUT", "/api/basket/items/\(index + 1)", token, nil, #"{"quantity":2}"#)
+                let (_, basket) = try await call(bases[(index + 1) % 2], "GET", "/api/basket", token, nil, nil)
                 shoppers.append((token, try StoreJSON.decoder.decode(BasketBody.self, from: basket).total.amountText))
             }
             let frozen = shoppers
@@ -232,13 +270,11 @@ final class MovableClock: @unchecked Sendable {
                 for (index, shopper) in frozen.enumerated() {
                     for attempt in 0..<6 {
                         group.addTask {
-                            let server = bases[attempt % 2]
                             let body =
                                 #"{"payment_method":{"type":"card","token":"tok_visa"},"expected_total":{"amount":"\#(shopper.total)","currency":"EUR"}}"#
                             while true {
                                 let (status, _) = try await call(
-                                    server, "POST", "/api/checkout", token: shopper.token, key: "fleet-\(index)",
-                                    json: body)
+                                    bases[attempt % 2], "POST", "/api/checkout", shopper.token, "fleet-\(index)", body)
                                 if status != 409 { return (index, status) }
                                 try await Task.sleep(for: .milliseconds(50))
                             }
@@ -248,25 +284,39 @@ final class MovableClock: @unchecked Sendable {
                 return try await group.reduce(into: [(Int, Int)]()) { $0.append($1) }
             }
             #expect(outcomes.allSatisfy { $0.1 == 201 })
+        } check: { database in
+            let orders = try await Self.orderAttempts(database)
+            #expect(orders.count == shopperCount)
+            #expect(Set(orders) == Set(try await Self.charges(database)))
+        }
+    }
 
-            first.process.terminate()
-            second.process.terminate()
-            #expect(try await CommandLineTests.waitForExit(first) == 0)
-            #expect(try await CommandLineTests.waitForExit(second) == 0)
-            let check = try await StoreDatabase.openUnmigrated(url: url, poolSize: 1)
-            let orders = try await check.sql.read { connection in
-                try connection.query("SELECT attempt_id FROM orders").map {
-                    try $0.decode("attempt_id", as: String.self)
-                }
+    @Test("64 checkouts of one basket with 64 different keys across two store serve processes: one payment")
+    func differentKeysAcrossProcesses() async throws {
+        try await Self.withTwoProcesses { bases, call in
+            let (_, created) = try await call(bases[0], "POST", "/api/sessions", nil, nil, nil)
+            let token = try JSONDecoder().decode(SessionResponse.self, from: created).token
+            for product in [1, 2, 3] {
+                _ = try await call(bases[1], "PUT", "/api/basket/items/\(product)", token, nil, #"{"quantity":1}"#)
             }
-            let charges = try await check.sql.read { connection in
-                try connection.query("SELECT key FROM sandbox_charges WHERE outcome = 'approved'").map {
-                    try $0.decode("key", as: String.self)
+            let (_, basket) = try await call(bases[0], "GET", "/api/basket", token, nil, nil)
+            let total = try StoreJSON.decoder.decode(BasketBody.self, from: basket).total.amountText
+            let body =
+                #"{"payment_method":{"type":"payment_link"},"expected_total":{"amount":"\#(total)","currency":"EUR"}}"#
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for index in 0..<64 {
+                    group.addTask {
+                        try await call(bases[index % 2], "POST", "/api/checkout", token, "tap-\(index)", body).0
+                    }
                 }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
-            await check.close()
-            #expect(orders.count == frozen.count)
-            #expect(Set(orders) == Set(charges))
+            #expect(statuses.filter { $0 == 201 }.count == 1)
+            #expect(statuses.allSatisfy { [201, 409, 422].contains($0) }, "\(statuses)")
+        } check: { database in
+            let orders = try await Self.orderAttempts(database)
+            #expect(orders.count == 1)
+            #expect(Set(orders) == Set(try await Self.charges(database)))
         }
     }
 }

@@ -223,15 +223,19 @@ struct CheckoutService: Sendable {
 
     /// The result of `operation`, or ``ProviderError/timedOut`` when it takes longer than `timeout`
     /// (the operation itself is left to finish on its own; the timer ends as soon as it answers).
+    ///
+    /// - Parameter sleep: how the timer waits (tests watch it being cancelled).
     static func withDeadline<Value: Sendable>(
-        _ timeout: Duration, _ operation: @escaping @Sendable () async throws(ProviderError) -> Value
+        _ timeout: Duration,
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+        _ operation: @escaping @Sendable () async throws(ProviderError) -> Value
     ) async throws(ProviderError) -> Value {
         let first = FirstResult<Result<Value, ProviderError>>()
         let result = await withCheckedContinuation { continuation in
             first.install(continuation)
             let timer = Task {
                 do {
-                    try await Task.sleep(for: timeout)
+                    try await sleep(timeout)
                 } catch {
                     return  // cancelled: the operation answered in time
                 }
