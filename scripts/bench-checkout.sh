@@ -3,7 +3,9 @@
 # (wrk, benchmarks/checkout.lua), on SQLite (WAL, synchronous=FULL) and on PostgreSQL 15, each
 # beside the raw single-row commit rate of the same database measured in the same run.
 #
-#   scripts/bench-checkout.sh            (STORE_BENCH_POSTGRES_URL: an existing server to use)
+#   scripts/bench-checkout.sh            (STORE_BENCH_POSTGRES_URL: an existing server to use;
+#                                         STORE_BENCH_BIN: release binaries built elsewhere, e.g.
+#                                         an earlier commit's, to measure beside this one)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,9 +14,12 @@ duration="${CHECKOUT_DURATION:-10s}"
 connections="${CHECKOUT_CONNECTIONS:-64}"
 threads=2
 
-swift build -c release --product store >/dev/null
-swift build -c release --product CheckoutBenchmark >/dev/null
-bin="$(swift build -c release --show-bin-path)"
+bin="${STORE_BENCH_BIN:-}"
+if [ -z "$bin" ]; then
+    swift build -c release --product store >/dev/null
+    swift build -c release --product CheckoutBenchmark >/dev/null
+    bin="$(swift build -c release --show-bin-path)"
+fi
 
 work="$(mktemp -d /tmp/store-bench-checkout.XXXXXX)"
 server_pid=""
@@ -25,6 +30,11 @@ cleanup() {
     rm -rf "$work"
 }
 trap cleanup EXIT
+
+# User + system CPU time of a process, in clock ticks.
+cpu_ticks() {
+    awk '{ print $14 + $15 }' "/proc/$1/stat"
+}
 
 free_port() {
     python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
@@ -42,9 +52,12 @@ run_case() {
         grep -q "listening on" "$work/stdout-$name" 2>/dev/null && break
         sleep 0.1
     done
+    local ticks_before ticks_after
+    ticks_before="$(cpu_ticks "$server_pid")"
     CHECKOUT_TOKENS="$tokens" CHECKOUT_THREADS="$threads" \
         wrk -t"$threads" -c"$connections" -d"$duration" --latency -s benchmarks/checkout.lua \
         "http://127.0.0.1:$port/" >"$work/wrk-$name"
+    ticks_after="$(cpu_ticks "$server_pid")"
     kill -TERM "$server_pid"
     wait "$server_pid" || true
     server_pid=""
@@ -54,7 +67,8 @@ run_case() {
     p99="$(awk '$1 == "99%" { print $2 }' "$work/wrk-$name")"
     seconds="${duration%s}"
     grep -E "^checkouts:|Socket errors|Non-2xx" "$work/wrk-$name" || true
-    echo "$name: $((paid / seconds)) durable checkouts/s ($paid paid in $duration, $connections connections), p50 $p50, p99 $p99"
+    local cpu_us=$(( (ticks_after - ticks_before) * 1000000 / $(getconf CLK_TCK) / (paid > 0 ? paid : 1) ))
+    echo "$name: $((paid / seconds)) durable checkouts/s ($paid paid in $duration, $connections connections), p50 $p50, p99 $p99, server CPU $cpu_us µs per checkout"
 }
 
 run_case "SQLite (WAL, synchronous=FULL)" "sqlite:$work/store.sqlite"

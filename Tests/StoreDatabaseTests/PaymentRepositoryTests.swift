@@ -355,14 +355,27 @@ func timesUsed(_ database: StoreDatabase, _ code: String) async throws -> Int {
             _ = try await database.payments.reserve(pending, now: testNow)
 
             let customer = try #require(try await database.customers.customer(email: "free@onlinestore.test"))
+            // The customer already has a basket of their own, whose version may match the attempt's.
+            let own = try await database.sessions.createCustomerSession(
+                tokenHash: Array("earlier".utf8), customer: customer.id, previous: nil, now: testNow,
+                expiresAt: testNow.addingTimeInterval(3_600))
+            _ = try await database.baskets.setQuantity(try quantity(1), of: ProductID(5), for: own, now: testNow)
             let shopper = try await database.sessions.createCustomerSession(
                 tokenHash: Array("login".utf8), customer: customer.id, previous: anonymous, now: testNow,
                 expiresAt: testNow.addingTimeInterval(3_600))
+            #expect(shopper == own)
             #expect(try await database.payments.attempt(shopper: shopper, key: "pending")?.id == pending.id)
             #expect(try await database.payments.openAttempt(of: shopper)?.id == pending.id)
             #expect(try await database.payments.attempt(shopper: anonymous, key: "pending") == nil)
             #expect(try await database.orders.order(paid.id, for: shopper) != nil)
             #expect(try await database.orders.orders(for: anonymous).isEmpty)
+            // Paid under the customer: only the carried attempt's line leaves the merged basket.
+            let record = try #require(try await database.payments.attempt(id: pending.id))
+            _ = try await database.payments.recordPaid(
+                record, order: record.order(id: .random(), cardBrand: nil, createdAt: testNow),
+                response: StoredResponse(status: 201, body: "{}"), event: nil, now: testNow)
+            #expect(try await database.baskets.basket(for: shopper).lines.map(\.product.id) == [ProductID(5)])
+            #expect(try await database.orders.orders(for: shopper).count == 2)
         }
     }
 

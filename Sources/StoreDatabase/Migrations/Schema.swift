@@ -203,6 +203,7 @@ public enum Schema {
         DELETE FROM payment_attempts WHERE state = 'pending' AND may_have_charged = 0 AND call_in_flight = 0;
 
         ALTER TABLE payment_attempts ADD COLUMN call_id TEXT;
+        ALTER TABLE payment_attempts ADD COLUMN basket_version $INT NOT NULL DEFAULT -1;
         UPDATE payment_attempts SET may_have_charged = 1 WHERE state = 'pending' AND call_in_flight = 1;
         ALTER TABLE payment_attempts DROP COLUMN call_in_flight;
         DROP INDEX payment_attempts_pending;

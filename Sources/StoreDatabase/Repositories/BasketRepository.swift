@@ -199,13 +199,23 @@ public struct BasketRepository: Sendable {
             """)
     }
 
-    /// Takes paid `lines` out of the basket: each line's quantity comes off (the line goes when
-    /// nothing is left), so what was added meanwhile stays. The code goes when no line is left or
-    /// when it is `promotion`, the one the order used.
+    /// Takes paid `lines` out of the basket. When the basket is still the version that was priced
+    /// (`pricedVersion`), it holds exactly those lines: it is emptied. Otherwise each paid line's
+    /// quantity comes off (the line goes when nothing is left), so what was added meanwhile stays,
+    /// and the code goes when no line is left or when it is `promotion`, the one the order used.
     static func takeOut(
-        _ lines: [OrderLine], promotion: PromotionCode?, from shopper: ShopperID, now: Date,
+        _ lines: [OrderLine], promotion: PromotionCode?, from shopper: ShopperID, pricedVersion: Int64, now: Date,
         on connection: any SQLConnection
     ) throws {
+        let unchanged = try connection.execute(
+            """
+            UPDATE baskets SET promotion_code = NULL, updated_at = \(now.unixMilliseconds), version = version + 1
+            WHERE shopper_id = \(shopper.rawValue) AND version = \(pricedVersion)
+            """)
+        if unchanged == 1 {
+            try connection.execute("DELETE FROM basket_lines WHERE shopper_id = \(shopper.rawValue)")
+            return
+        }
         for line in lines {
             try connection.execute(
                 """

@@ -63,18 +63,19 @@ public struct PaymentRepository: Sendable {
     public func reserve(_ attempt: NewPaymentAttempt, now: Date) async throws -> ReservationOutcome {
         do {
             return try await database.write { connection in
-                // Locks the basket's row (PostgreSQL) so that two checkouts of one basket queue here.
-                let current = try connection.execute(
+                // On PostgreSQL the basket's row is locked, so two checkouts of one basket queue here;
+                // SQLite has one writer, so reading it is enough (and dirties no page).
+                let lock: SQLQuery = connection.dialect == .postgres ? " FOR UPDATE" : ""
+                let current = try connection.queryFirst(
                     """
-                    UPDATE baskets SET version = version
-                    WHERE shopper_id = \(attempt.shopperID.rawValue) AND version = \(attempt.basketVersion)
-                    """)
+                    SELECT version FROM baskets WHERE shopper_id = \(attempt.shopperID.rawValue)\(lock)
+                    """)?.decode("version", as: Int64.self)
                 if let existing = try Self.attempt(
                     shopper: attempt.shopperID, key: attempt.key.rawValue, on: connection)
                 {
                     return .existing(existing)
                 }
-                guard current == 1 else { return .basketChanged }
+                guard current == attempt.basketVersion else { return .basketChanged }
                 if let open = try Self.openAttempt(of: attempt.shopperID, on: connection) {
                     return .blocked(by: open)
                 }
@@ -201,16 +202,23 @@ public struct PaymentRepository: Sendable {
         _ attempt: PaymentAttemptRecord, order: Order, response: StoredResponse, event: AnalyticsEvent?, now: Date
     ) async throws -> PaymentAttemptRecord {
         try await database.write { connection in
-            guard let current = try Self.attempt(id: attempt.id, on: connection) else { return attempt }
             guard
-                try Self.finish(
-                    attempt.id, state: .succeeded, response: response, orderID: order.id, now: now, on: connection)
-            else { return current }
-            try Self.insert(order, shopper: current.shopperID, attempt: attempt.id, on: connection)
+                let finished = try connection.queryFirst(
+                    """
+                    UPDATE payment_attempts
+                    SET state = 'succeeded', response_status = \(response.status), response_body = \(response.body),
+                        order_id = \(order.id.rawValue), call_id = NULL, updated_at = \(now.unixMilliseconds)
+                    WHERE id = \(attempt.id.rawValue) AND state = 'pending'
+                    RETURNING shopper_id, basket_version
+                    """)
+            else { return try Self.attempt(id: attempt.id, on: connection) ?? attempt }
+            let shopper = ShopperID(rawValue: try finished.decode("shopper_id"))
+            try Self.insert(order, shopper: shopper, attempt: attempt.id, on: connection)
             try BasketRepository.takeOut(
-                current.lines, promotion: current.promotionCode, from: current.shopperID, now: now, on: connection)
+                attempt.lines, promotion: attempt.promotionCode, from: shopper,
+                pricedVersion: try finished.decode("basket_version"), now: now, on: connection)
             if let event { try AnalyticsRepository.insert(event, at: now, on: connection) }
-            return current.finished(.succeeded, response: response, orderID: order.id)
+            return attempt.finished(.succeeded, response: response, orderID: order.id)
         }
     }
 
@@ -272,9 +280,10 @@ public struct PaymentRepository: Sendable {
     /// An attempt whose key `target` already used stays with `source`, as does a pending one while
     /// `target` has its own pending attempt (each is still resolved with the provider).
     static func carry(from source: ShopperID, to target: ShopperID, on connection: any SQLConnection) throws {
+        // The attempt now belongs to another basket: its priced version means nothing there.
         try connection.execute(
             """
-            UPDATE payment_attempts SET shopper_id = \(target.rawValue)
+            UPDATE payment_attempts SET shopper_id = \(target.rawValue), basket_version = -1
             WHERE shopper_id = \(source.rawValue)
               AND idempotency_key NOT IN (
                   SELECT idempotency_key FROM payment_attempts WHERE shopper_id = \(target.rawValue))
@@ -369,14 +378,14 @@ public struct PaymentRepository: Sendable {
             INSERT INTO payment_attempts (
                 id, shopper_id, idempotency_key, request_fingerprint, state, currency, subtotal_minor, discount_minor,
                 shipping_minor, fee_minor, amount_minor, payment_method, payment_token, promotion_code,
-                lease_expires_at, call_id, created_at, updated_at)
+                lease_expires_at, call_id, basket_version, created_at, updated_at)
             VALUES (
                 \(attempt.id.rawValue), \(attempt.shopperID.rawValue), \(attempt.key.rawValue), \(attempt.fingerprint),
                 'pending', \(quote.amountDue.currency.code), \(quote.breakdown.subtotal.minorUnits),
                 \(quote.breakdown.discount.minorUnits), \(quote.breakdown.shipping.minorUnits),
                 \(quote.payment.fee.minorUnits), \(quote.amountDue.minorUnits), \(quote.method.kind.rawValue), \(token),
                 \(promotionUsed(by: quote)?.rawValue), \(attempt.leaseExpiresAt.unixMilliseconds),
-                \(attempt.call.rawValue), \(now.unixMilliseconds), \(now.unixMilliseconds))
+                \(attempt.call.rawValue), \(attempt.basketVersion), \(now.unixMilliseconds), \(now.unixMilliseconds))
             """)
         for (position, line) in quote.lines.enumerated() {
             try connection.execute(

@@ -30,7 +30,28 @@ struct CardNumberGuard: Middleware {
     /// Whether a request body holds a card number in any of its values.
     static func holdsCardNumber(body: [UInt8]) -> Bool {
         if CardNumberDetector.containsCardNumber(String(decoding: body, as: UTF8.self)) { return true }
+        guard decodingMayReveal(body) else { return false }
         return (try? decoder.decode(ScannedJSON.self, from: Data(body)))?.holdsCardNumber ?? false
+    }
+
+    /// Whether a JSON body's decoded values can hold digits its text does not show as they are:
+    /// a string with an escape, or a number with a fraction or an exponent. Most bodies have
+    /// neither, and the text scan has judged them whole.
+    static func decodingMayReveal(_ body: [UInt8]) -> Bool {
+        var inString = false
+        var previous: UInt8 = 0
+        for byte in body {
+            if inString {
+                if byte == UInt8(ascii: "\\") { return true }
+                if byte == UInt8(ascii: "\"") { inString = false }
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+            } else if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
+                if previous >= UInt8(ascii: "0") && previous <= UInt8(ascii: "9") { return true }
+            }
+            previous = byte
+        }
+        return false
     }
 
     private static let decoder = JSONDecoder()
