@@ -144,7 +144,15 @@ public struct BasketRepository: Sendable {
         }
     }
 
+    /// The basket as stored. The version is read *before* the lines: each statement may see a newer
+    /// state than the one before it (PostgreSQL's read committed), so the lines are at least as new
+    /// as the version, and a checkout that priced them finds the version changed if they were not
+    /// the same basket.
     static func basket(for shopper: ShopperID, on connection: any SQLConnection) throws -> StoredBasket {
+        let basket = try connection.queryFirst(
+            "SELECT promotion_code, version FROM baskets WHERE shopper_id = \(shopper.rawValue)")
+        let code = try basket?.decode("promotion_code", as: String?.self).flatMap(PromotionCode.init(rawValue:))
+        let version: Int64 = try basket?.decode("version") ?? 0
         let rows = try connection.query(
             """
             SELECT l.quantity, \(CatalogRepository.productColumns)
@@ -158,10 +166,7 @@ public struct BasketRepository: Sendable {
             }
             return StoredBasket.Line(product: try CatalogRepository.product(from: row), quantity: quantity)
         }
-        let basket = try connection.queryFirst(
-            "SELECT promotion_code, version FROM baskets WHERE shopper_id = \(shopper.rawValue)")
-        let code = try basket?.decode("promotion_code", as: String?.self).flatMap(PromotionCode.init(rawValue:))
-        return StoredBasket(lines: lines, promotionCode: code, version: try basket?.decode("version") ?? 0)
+        return StoredBasket(lines: lines, promotionCode: code, version: version)
     }
 
     /// Makes sure the shopper has a basket row and counts a change to it (the caller is about to
