@@ -12,12 +12,16 @@ let package = Package(
     products: [
         .library(name: "CheckoutKit", targets: ["CheckoutKit"]),
         .library(name: "StoreAPI", targets: ["StoreAPI"]),
+        .library(name: "StoreClient", targets: ["StoreClient"]),
     ],
     targets: [
         // Pure domain rules: money, pricing, promotions, fees, payment methods, tiers. Foundation only.
         .target(name: "CheckoutKit", swiftSettings: strictSwift),
         // The JSON wire types shared by the server and the client.
         .target(name: "StoreAPI", dependencies: ["CheckoutKit"], swiftSettings: strictSwift),
+        // The API as the app sees it: one protocol per part of SPEC §9 and the typed error every
+        // answer maps to. No server code.
+        .target(name: "StoreClient", dependencies: ["StoreAPI", "CheckoutKit"], swiftSettings: strictSwift),
         // The SQL vocabulary both database drivers speak: values, queries with binds, rows, errors.
         .target(name: "StoreSQL", swiftSettings: strictSwift),
         // The SQLite implementation of StoreSQL's connection and database protocols.
