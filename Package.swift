@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "CheckoutKit", targets: ["CheckoutKit"]),
         .library(name: "StoreAPI", targets: ["StoreAPI"]),
         .library(name: "StoreClient", targets: ["StoreClient"]),
+        .library(name: "StoreFeatures", targets: ["StoreFeatures"]),
     ],
     targets: [
         // Pure domain rules: money, pricing, promotions, fees, payment methods, tiers. Foundation only.
@@ -22,6 +23,9 @@ let package = Package(
         // The API as the app sees it: one protocol per part of SPEC §9 and the typed error every
         // answer maps to. No server code.
         .target(name: "StoreClient", dependencies: ["StoreAPI", "CheckoutKit"], swiftSettings: strictSwift),
+        // The app's screen models: @Observable, main-actor, platform-neutral, over StoreClient's protocols.
+        .target(
+            name: "StoreFeatures", dependencies: ["StoreClient", "StoreAPI", "CheckoutKit"], swiftSettings: strictSwift),
         // The SQL vocabulary both database drivers speak: values, queries with binds, rows, errors.
         .target(name: "StoreSQL", swiftSettings: strictSwift),
         // The SQLite implementation of StoreSQL's connection and database protocols.
