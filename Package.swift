@@ -69,6 +69,9 @@ let package = Package(
 
         .testTarget(name: "CheckoutKitTests", dependencies: ["CheckoutKit"], swiftSettings: strictSwift),
         .testTarget(name: "StoreAPITests", dependencies: ["StoreAPI", "CheckoutKit"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "StoreFeaturesTests", dependencies: ["StoreFeatures", "StoreClient", "StoreAPI", "CheckoutKit"],
+            swiftSettings: strictSwift),
         .testTarget(name: "StoreSQLTests", dependencies: ["StoreSQL"], swiftSettings: strictSwift),
         .testTarget(name: "SQLiteDriverTests", dependencies: ["SQLiteDriver", "StoreSQL"], swiftSettings: strictSwift),
         .testTarget(
