@@ -12,12 +12,20 @@ let package = Package(
     products: [
         .library(name: "CheckoutKit", targets: ["CheckoutKit"]),
         .library(name: "StoreAPI", targets: ["StoreAPI"]),
+        .library(name: "StoreClient", targets: ["StoreClient"]),
+        .library(name: "StoreFeatures", targets: ["StoreFeatures"]),
     ],
     targets: [
         // Pure domain rules: money, pricing, promotions, fees, payment methods, tiers. Foundation only.
         .target(name: "CheckoutKit", swiftSettings: strictSwift),
         // The JSON wire types shared by the server and the client.
         .target(name: "StoreAPI", dependencies: ["CheckoutKit"], swiftSettings: strictSwift),
+        // The API as the app sees it: one protocol per part of SPEC §9 and the typed error every
+        // answer maps to. No server code.
+        .target(name: "StoreClient", dependencies: ["StoreAPI", "CheckoutKit"], swiftSettings: strictSwift),
+        // The app's screen models: @Observable, main-actor, platform-neutral, over StoreClient's protocols.
+        .target(
+            name: "StoreFeatures", dependencies: ["StoreClient", "StoreAPI", "CheckoutKit"], swiftSettings: strictSwift),
         // The SQL vocabulary both database drivers speak: values, queries with binds, rows, errors.
         .target(name: "StoreSQL", swiftSettings: strictSwift),
         // The SQLite implementation of StoreSQL's connection and database protocols.
@@ -61,6 +69,9 @@ let package = Package(
 
         .testTarget(name: "CheckoutKitTests", dependencies: ["CheckoutKit"], swiftSettings: strictSwift),
         .testTarget(name: "StoreAPITests", dependencies: ["StoreAPI", "CheckoutKit"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "StoreFeaturesTests", dependencies: ["StoreFeatures", "StoreClient", "StoreAPI", "CheckoutKit"],
+            swiftSettings: strictSwift),
         .testTarget(name: "StoreSQLTests", dependencies: ["StoreSQL"], swiftSettings: strictSwift),
         .testTarget(name: "SQLiteDriverTests", dependencies: ["SQLiteDriver", "StoreSQL"], swiftSettings: strictSwift),
         .testTarget(

@@ -79,6 +79,17 @@ import Testing
         #expect(attempt.key == nil)
     }
 
+    @Test("a refusal that is no payment outcome ends the key too")
+    func refusalEndsTheKey() {
+        var attempt = CheckoutAttempt()
+        let keys = KeyMaker()
+        let first = attempt.payTapped(makeKey: keys.make)
+        attempt.finished(.refused)
+        #expect(attempt.phase == .ready)
+        #expect(attempt.key == nil)
+        #expect(attempt.payTapped(makeKey: keys.make) != first)
+    }
+
     @Test("a basket change is a new attempt with a new key and clears the failure")
     func basketChangeStartsOver() {
         var attempt = CheckoutAttempt()

@@ -6,13 +6,15 @@
 /// - after `unavailable` (a timeout, the provider down, a dropped connection) the retry reuses the
 ///   key, so the server can recognise it;
 /// - a confirmed answer — paid, declined or any other definite refusal — ends the attempt: the
-///   next try gets a new key (a declined key would only ever replay the decline);
+///   next try gets a new key (a declined key would only ever replay the decline); a refusal that
+///   is no payment outcome at all (an expired session, a rejected key) ends it too;
 /// - any change to the basket (lines, quantities, promotion, method) starts a new attempt with a
 ///   new key and clears a previous failure.
 public struct CheckoutAttempt: Hashable, Sendable {
     /// Where the attempt stands.
     public enum Phase: Hashable, Sendable {
-        /// Nothing sent yet, or the basket changed since the last answer.
+        /// Nothing sent yet, the basket changed since the last answer, or the last request was
+        /// ``Outcome/refused``.
         case ready
         /// A payment request is on its way; edits and further taps are ignored.
         case paying
@@ -26,6 +28,10 @@ public struct CheckoutAttempt: Hashable, Sendable {
     public enum Outcome: Hashable, Sendable {
         case paid
         case failed(CheckoutError)
+        /// A definite answer that is not a ``CheckoutError`` — the session expired, the key or the
+        /// request was refused, the server gave the attempt up. Nothing was charged with this key
+        /// and it will never charge: the attempt ends and the next tap makes a new key.
+        case refused
     }
 
     public private(set) var phase: Phase = .ready
@@ -63,6 +69,9 @@ public struct CheckoutAttempt: Hashable, Sendable {
         case .failed(let error):
             phase = .failed(error)
             if !error.isRetryableWithSameKey { key = nil }
+        case .refused:
+            phase = .ready
+            key = nil
         }
     }
 
