@@ -18,6 +18,8 @@ let package = Package(
         .target(name: "CheckoutKit", swiftSettings: strictSwift),
         // The JSON wire types shared by the server and the client.
         .target(name: "StoreAPI", dependencies: ["CheckoutKit"], swiftSettings: strictSwift),
+        // A tiny HTML builder that escapes every text and attribute value; knows nothing of the store.
+        .target(name: "HTML", swiftSettings: strictSwift),
         // The SQL vocabulary both database drivers speak: values, queries with binds, rows, errors.
         .target(name: "StoreSQL", swiftSettings: strictSwift),
         // The SQLite implementation of StoreSQL's connection and database protocols.
@@ -61,6 +63,7 @@ let package = Package(
 
         .testTarget(name: "CheckoutKitTests", dependencies: ["CheckoutKit"], swiftSettings: strictSwift),
         .testTarget(name: "StoreAPITests", dependencies: ["StoreAPI", "CheckoutKit"], swiftSettings: strictSwift),
+        .testTarget(name: "HTMLTests", dependencies: ["HTML"], swiftSettings: strictSwift),
         .testTarget(name: "StoreSQLTests", dependencies: ["StoreSQL"], swiftSettings: strictSwift),
         .testTarget(name: "SQLiteDriverTests", dependencies: ["SQLiteDriver", "StoreSQL"], swiftSettings: strictSwift),
         .testTarget(
