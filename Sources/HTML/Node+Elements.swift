@@ -5,6 +5,10 @@
 /// only text also take a `String`, escaped when rendered: `.h1("Basket")`,
 /// `.button([.type("submit")], "Update")`. A list of children built elsewhere goes in as
 /// `.fragment(nodes)`.
+///
+/// Block-level elements, and the form controls and images whose spacing the stylesheet sets,
+/// start lines of their own in the rendered text (see ``Node/Layout``); phrasing elements such as
+/// `a`, `span` and `strong` stay within the line of text they belong to.
 extension Node {
     // MARK: Document
 
@@ -90,7 +94,7 @@ extension Node {
     public static func a(_ attributes: [Attribute], _ children: Node...) -> Node {
         .element("a", attributes, children)
     }
-    public static func img(_ attributes: [Attribute]) -> Node { .voidElement("img", attributes) }
+    public static func img(_ attributes: [Attribute]) -> Node { .voidElement("img", layout: .block, attributes) }
 
     // MARK: Lists
 
@@ -149,17 +153,17 @@ extension Node {
         .element("legend", layout: .block, attributes, [.text(text)])
     }
     public static func label(_ attributes: [Attribute], _ text: String) -> Node {
-        .element("label", attributes, [.text(text)])
+        .element("label", layout: .block, attributes, [.text(text)])
     }
     public static func label(_ attributes: [Attribute], _ children: Node...) -> Node {
-        .element("label", attributes, children)
+        .element("label", layout: .block, attributes, children)
     }
-    public static func input(_ attributes: [Attribute]) -> Node { .voidElement("input", attributes) }
+    public static func input(_ attributes: [Attribute]) -> Node { .voidElement("input", layout: .block, attributes) }
     public static func button(_ attributes: [Attribute], _ text: String) -> Node {
-        .element("button", attributes, [.text(text)])
+        .element("button", layout: .block, attributes, [.text(text)])
     }
     public static func select(_ attributes: [Attribute], _ children: Node...) -> Node {
-        .element("select", attributes, children)
+        .element("select", layout: .block, attributes, children)
     }
     public static func option(_ attributes: [Attribute], _ text: String) -> Node {
         .element("option", layout: .block, attributes, [.text(text)])

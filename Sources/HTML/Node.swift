@@ -27,11 +27,13 @@ public struct Node: Sendable {
         self.isBlock = isBlock
     }
 
-    /// How an element is laid out in the rendered text: on lines of its own, or within a line.
+    /// How an element is placed in the rendered text: on a line of its own, or within a line.
     ///
-    /// This only affects the whitespace between tags, which is where HTML ignores it: block
-    /// elements start on a new, indented line, and their closing tag gets a line of its own when
-    /// they hold other block elements. Inline elements and text are never broken up.
+    /// This only changes the whitespace between tags, never the text: a `.block` element starts
+    /// on a new, indented line, and its closing tag gets a line of its own when it holds other
+    /// `.block` elements; `.inline` elements and text are never broken up. Use `.block` for
+    /// elements whose surrounding whitespace does not show: block-level elements, and controls and
+    /// images that the stylesheet spaces itself.
     public enum Layout: Sendable {
         case inline
         case block
