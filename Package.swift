@@ -20,6 +20,9 @@ let package = Package(
         .target(name: "StoreAPI", dependencies: ["CheckoutKit"], swiftSettings: strictSwift),
         // A tiny HTML builder that escapes every text and attribute value; knows nothing of the store.
         .target(name: "HTML", swiftSettings: strictSwift),
+        // The web storefront's pages as pure functions from view data to HTML, and its stylesheet.
+        // Imports neither the database nor HTTP.
+        .target(name: "StoreViews", dependencies: ["HTML", "CheckoutKit"], swiftSettings: strictSwift),
         // The SQL vocabulary both database drivers speak: values, queries with binds, rows, errors.
         .target(name: "StoreSQL", swiftSettings: strictSwift),
         // The SQLite implementation of StoreSQL's connection and database protocols.
