@@ -67,6 +67,9 @@ let package = Package(
         .testTarget(name: "CheckoutKitTests", dependencies: ["CheckoutKit"], swiftSettings: strictSwift),
         .testTarget(name: "StoreAPITests", dependencies: ["StoreAPI", "CheckoutKit"], swiftSettings: strictSwift),
         .testTarget(name: "HTMLTests", dependencies: ["HTML"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "StoreViewsTests", dependencies: ["StoreViews", "HTML", "CheckoutKit"],
+            exclude: ["__Snapshots__"], swiftSettings: strictSwift),
         .testTarget(name: "StoreSQLTests", dependencies: ["StoreSQL"], swiftSettings: strictSwift),
         .testTarget(name: "SQLiteDriverTests", dependencies: ["SQLiteDriver", "StoreSQL"], swiftSettings: strictSwift),
         .testTarget(
