@@ -6,6 +6,9 @@ public struct HTMLDocument: Sendable {
     /// The `<html>` element.
     public let root: Node
 
+    /// The `Content-Type` to send a rendered document with.
+    public static let contentType = "text/html; charset=utf-8"
+
     public init(_ root: Node) {
         self.root = root
     }

@@ -28,8 +28,9 @@ extension PageContext {
         date.formatted(.iso8601)
     }
 
-    /// A category's name for people: `apparel` → `Apparel`.
-    func categoryTitle(_ category: String) -> String {
-        category.prefix(1).uppercased(with: locale) + category.dropFirst()
+    /// A lower-case name from the catalog or the provider, for people: `apparel` → `Apparel`,
+    /// `visa` → `Visa`.
+    func displayName(_ name: String) -> String {
+        name.prefix(1).uppercased(with: locale) + name.dropFirst()
     }
 }

@@ -9,8 +9,9 @@ import CheckoutKit
 /// - `/basket` — the basket.
 /// - `/checkout` — choose a payment method; query `method` and `card` preselect a choice.
 /// - `/checkout/review` — review and pay; query `method` (`card`, `payment_link`, `qr_code`) and,
-///   for a card, `card` (a test card token). Sent by the checkout page's **Continue** (a GET form:
-///   choosing changes nothing on the server). Mints the idempotency key.
+///   for a card, `card` (a test card token; the menu is always on the form, so `card` also comes
+///   with the other methods and is then to be ignored). Sent by the checkout page's **Continue**
+///   (a GET form: choosing changes nothing on the server). Mints the idempotency key.
 /// - `/orders`, `/orders/{id}` — the shopper's orders and one receipt.
 /// - `/login`, `/profile`.
 ///

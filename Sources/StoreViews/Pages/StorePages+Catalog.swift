@@ -18,7 +18,7 @@ extension StorePages {
     private static func filters(_ page: CatalogPage, context: PageContext) -> Node {
         let query = page.query
         let categoryOptions = page.categories.map { category in
-            Node.option([.value(category), .selected(category == query.category)], context.categoryTitle(category))
+            Node.option([.value(category), .selected(category == query.category)], context.displayName(category))
         }
         let sortOptions = CatalogQuery.Sort.allCases.map { sort in
             Node.option([.value(sort.rawValue), .selected(sort == query.sort)], sort.label)
@@ -60,7 +60,7 @@ extension StorePages {
         let headingID = "category-\(section.category)"
         return .section(
             [.class("category"), .ariaLabelledBy(headingID)],
-            .h2([.id(headingID)], context.categoryTitle(section.category)),
+            .h2([.id(headingID)], context.displayName(section.category)),
             .ul(
                 [.class("product-grid")],
                 .fragment(section.products.map { card($0, returnTo: page.query.path, context: context) })))

@@ -12,7 +12,7 @@ extension StorePages {
                 [.class("breadcrumb"), .ariaLabel("Breadcrumb")],
                 .a([.href(StorePaths.catalog)], "Products"),
                 .text(" › "),
-                .a([.href(category.path)], context.categoryTitle(product.category))),
+                .a([.href(category.path)], context.displayName(product.category))),
             .div(
                 [.class("product-detail")],
                 ProductFacts.image(product.imagePath, title: product.title, size: 320),

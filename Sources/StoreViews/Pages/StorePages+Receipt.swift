@@ -38,7 +38,7 @@ extension StorePages {
     /// The order number, when it was placed, how it was paid, and its status.
     private static func facts(_ receipt: OrderReceipt, context: PageContext) -> Node {
         let method =
-            receipt.cardBrand.map { "\(receipt.method.displayName) (\(context.categoryTitle($0)))" }
+            receipt.cardBrand.map { "\(receipt.method.displayName) (\(context.displayName($0)))" }
             ?? receipt.method.displayName
         return .dl(
             [.class("facts")],
