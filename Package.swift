@@ -26,6 +26,11 @@ let package = Package(
         // The app's screen models: @Observable, main-actor, platform-neutral, over StoreClient's protocols.
         .target(
             name: "StoreFeatures", dependencies: ["StoreClient", "StoreAPI", "CheckoutKit"], swiftSettings: strictSwift),
+        // A tiny HTML builder that escapes every text and attribute value; knows nothing of the store.
+        .target(name: "HTML", swiftSettings: strictSwift),
+        // The web storefront's pages as pure functions from view data to HTML, and its stylesheet.
+        // Imports neither the database nor HTTP.
+        .target(name: "StoreViews", dependencies: ["HTML", "CheckoutKit"], swiftSettings: strictSwift),
         // The SQL vocabulary both database drivers speak: values, queries with binds, rows, errors.
         .target(name: "StoreSQL", swiftSettings: strictSwift),
         // The SQLite implementation of StoreSQL's connection and database protocols.
@@ -72,6 +77,10 @@ let package = Package(
         .testTarget(
             name: "StoreFeaturesTests", dependencies: ["StoreFeatures", "StoreClient", "StoreAPI", "CheckoutKit"],
             swiftSettings: strictSwift),
+        .testTarget(name: "HTMLTests", dependencies: ["HTML"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "StoreViewsTests", dependencies: ["StoreViews", "HTML", "CheckoutKit"],
+            exclude: ["__Snapshots__"], swiftSettings: strictSwift),
         .testTarget(name: "StoreSQLTests", dependencies: ["StoreSQL"], swiftSettings: strictSwift),
         .testTarget(name: "SQLiteDriverTests", dependencies: ["SQLiteDriver", "StoreSQL"], swiftSettings: strictSwift),
         .testTarget(
