@@ -21,11 +21,13 @@ static size_t cmhd_keep_escaped(void *cls, struct MHD_Connection *connection, ch
 }
 
 // The options the Swift side sets, passed to the variadic MHD_start_daemon in one place.
+// libmicrohttpd's own messages go to `logger` (with MHD_USE_ERROR_LOG), not to standard error.
 // The listening socket is created, bound and put into listening state by the caller.
 static inline struct MHD_Daemon *cmhd_start_daemon(unsigned int flags,
                                                    int listen_fd,
                                                    MHD_AccessHandlerCallback handler,
                                                    MHD_RequestCompletedCallback completed,
+                                                   MHD_LogCallback logger,
                                                    void *context,
                                                    unsigned int thread_pool_size,
                                                    unsigned int connection_limit,
@@ -39,7 +41,9 @@ static inline struct MHD_Daemon *cmhd_start_daemon(unsigned int flags,
         {MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)connection_memory_limit, NULL},
         {MHD_OPTION_END, 0, NULL},
     };
+    // The logger goes first, so that no message is written before it is in place.
     return MHD_start_daemon(flags, 0, NULL, NULL, handler, context,
+                            MHD_OPTION_EXTERNAL_LOGGER, logger, context,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, context,
                             MHD_OPTION_UNESCAPE_CALLBACK, cmhd_keep_escaped, NULL,
                             MHD_OPTION_ARRAY, options,

@@ -37,6 +37,10 @@ extension HTTPServer {
         /// Called once for every response sent, on the network thread that sends it; it must be
         /// quick and must not block.
         public var accessLog: (@Sendable (AccessLogEntry) -> Void)?
+        /// Receives libmicrohttpd's own messages (a malformed request line, a failed `accept`), one
+        /// per call, so they can join the application's structured log; standard error when `nil`.
+        /// A message may quote what a client sent: treat it as untrusted text.
+        public var libraryMessages: (@Sendable (String) -> Void)?
 
         /// The defaults: loopback, a free port, one network thread per core, 1 MiB bodies,
         /// 32 KiB per connection, 30 s timeout, 1024 connections, 30 s grace period.
@@ -64,6 +68,8 @@ extension HTTPServer {
 
 /// One line of the access log. It holds no header, cookie, query string or body.
 public struct AccessLogEntry: Sendable {
+    /// The request's number in this process (``RequestContext/requestID``).
+    public let requestID: UInt64
     /// The request method.
     public let method: HTTPMethod
     /// The matched route pattern (`/api/products/{id}`), or the decoded path when no route matched.
@@ -76,7 +82,11 @@ public struct AccessLogEntry: Sendable {
     public let bodyBytes: Int
 
     /// An entry; the server makes one per request (and tests of a log make their own).
-    public init(method: HTTPMethod, route: String, status: HTTPStatus, duration: Duration, bodyBytes: Int) {
+    public init(
+        requestID: UInt64 = 0, method: HTTPMethod, route: String, status: HTTPStatus, duration: Duration,
+        bodyBytes: Int
+    ) {
+        self.requestID = requestID
         self.method = method
         self.route = route
         self.status = status

@@ -1,50 +1,58 @@
-/// An error a handler or middleware throws to answer with a specific status.
+/// What went wrong with a request, said the way the answer will say it: a status, a stable
+/// snake_case `type` clients can switch on, a message for people, and optionally the request field
+/// concerned, a finer reason and extra header fields.
 ///
-/// It becomes a JSON response `{"error": {"type": "…", "message": "…"}}` with ``status`` and the
-/// extra ``headers``. The message is sent to the client as it is: it must not contain secrets or
-/// personal data. Any other error thrown by a handler becomes a generic 500 instead.
+/// An `HTTPError` is only data. How it is written — JSON for an API, an HTML page for a browser —
+/// is decided per request by the application's ``Router/errorResponder``, so one error type serves
+/// every kind of route, and the 404 and 405 answers the router gives on its own look the same.
+/// The message is sent as it is: it must not contain secrets or personal data.
 public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The response status.
     public var status: HTTPStatus
-    /// A stable snake_case code clients can switch on, for example `not_found`.
+    /// A stable snake_case code, for example `not_found`.
     public var type: String
     /// A short explanation for people.
     public var message: String
+    /// The request field the error is about (`products[1].quantity`), when there is one.
+    public var field: String?
+    /// A finer code under `type` (a payment decline's `card_declined`), when there is one.
+    public var reason: String?
     /// Extra header fields for the response (`Allow`, `Retry-After`, `WWW-Authenticate`).
     public var headers: HTTPHeaders
 
     /// An error answering `status` with the given type and message.
-    public init(_ status: HTTPStatus, type: String, message: String, headers: HTTPHeaders = [:]) {
+    public init(
+        _ status: HTTPStatus, type: String, message: String, field: String? = nil, reason: String? = nil,
+        headers: HTTPHeaders = [:]
+    ) {
         self.status = status
         self.type = type
         self.message = message
+        self.field = field
+        self.reason = reason
         self.headers = headers
     }
 
-    /// 400 `bad_request`, or another type.
-    public static func badRequest(_ message: String, type: String = "bad_request") -> HTTPError {
-        HTTPError(.badRequest, type: type, message: message)
-    }
-
-    /// 401 `unauthorized`.
-    public static func unauthorized(_ message: String = "Authentication is required.") -> HTTPError {
-        HTTPError(.unauthorized, type: "unauthorized", message: message)
-    }
-
-    /// 403 `forbidden`.
-    public static func forbidden(_ message: String = "This action is not allowed.") -> HTTPError {
-        HTTPError(.forbidden, type: "forbidden", message: message)
-    }
-
     /// 404 `not_found`.
-    public static func notFound(_ message: String = "The resource was not found.") -> HTTPError {
+    public static func notFound(_ message: String = "No resource exists at this path.") -> HTTPError {
         HTTPError(.notFound, type: "not_found", message: message)
     }
 
-    /// 409 `conflict`.
-    public static func conflict(_ message: String) -> HTTPError {
-        HTTPError(.conflict, type: "conflict", message: message)
+    /// 405 `method_not_allowed`, with the `Allow` field listing `allowed`.
+    public static func methodNotAllowed(_ allowed: [HTTPMethod]) -> HTTPError {
+        HTTPError(
+            .methodNotAllowed, type: "method_not_allowed", message: "This method is not allowed for this resource.",
+            headers: ["Allow": allowed.map(\.rawValue).joined(separator: ", ")])
     }
+
+    /// 413 `payload_too_large`.
+    public static let payloadTooLarge = HTTPError(
+        .payloadTooLarge, type: "payload_too_large", message: "The request body is too large.")
+
+    /// 503 `shutting_down`, closing the connection.
+    public static let shuttingDown = HTTPError(
+        .serviceUnavailable, type: "shutting_down", message: "The server is shutting down.",
+        headers: ["Connection": "close"])
 
     /// 500 `internal_error` with a message that reveals nothing.
     public static let internalError = HTTPError(
@@ -53,19 +61,25 @@ public struct HTTPError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `HTTPError 404 not_found: …`, for logs.
     public var description: String { "HTTPError \(status.code) \(type): \(message)" }
 
-    /// The JSON error response.
-    public var response: Response {
-        var body: [UInt8] = []
-        body.reserveCapacity(40 + type.utf8.count + message.utf8.count)
-        body.append(contentsOf: #"{"error":{"type":"#.utf8)
-        Encoding.appendJSONString(type, to: &body)
-        body.append(contentsOf: #","message":"#.utf8)
-        Encoding.appendJSONString(message, to: &body)
-        body.append(contentsOf: "}}".utf8)
-        var response = Response.bytes(body, contentType: "application/json; charset=utf-8", status: status)
-        for field in headers {
-            response.headers.add(name: field.name, value: field.value)
-        }
-        return response
+    /// `status type: message` as plain text: the answer of a router whose application set no
+    /// ``Router/errorResponder``.
+    public var plainTextResponse: Response {
+        Response.text("\(status.code) \(type): \(message)\n", status: status)
     }
+}
+
+/// An error that knows the answer it stands for.
+///
+/// A router answers every error thrown by a handler or a middleware that conforms with its
+/// ``httpError``; any other error is unexpected: it is reported once through
+/// ``Router/errorReporter`` and answered as ``HTTPError/internalError``. Applications make their
+/// domain errors conform where they map them to answers (in their route layer), so that the
+/// domain itself knows nothing of HTTP.
+public protocol HTTPErrorConvertible: Error {
+    /// The answer this error stands for.
+    var httpError: HTTPError { get }
+}
+
+extension HTTPError: HTTPErrorConvertible {
+    public var httpError: HTTPError { self }
 }

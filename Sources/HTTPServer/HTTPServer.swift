@@ -117,6 +117,14 @@ public final class HTTPServer: Sendable {
                     Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue().completed(
                         requestContext: requestContext)
                 },
+                { context, format, arguments in
+                    guard let context, let format, let arguments else { return }
+                    var buffer = [CChar](repeating: 0, count: 512)
+                    let written = vsnprintf(&buffer, buffer.count, format, arguments)
+                    guard written > 0 else { return }
+                    Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue().libraryMessage(
+                        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+                },
                 context.toOpaque(),
                 UInt32(clamping: max(1, configuration.threadPoolSize)),
                 UInt32(clamping: max(1, configuration.connectionLimit)),

@@ -1,14 +1,3 @@
-/// A key for a value that middleware passes down to handlers in ``RequestContext``.
-///
-/// ```swift
-/// enum CurrentUserKey: ContextKey { typealias Value = User }
-/// context[CurrentUserKey.self] = user      // in a middleware
-/// let user = context[CurrentUserKey.self] // in a handler
-/// ```
-public protocol ContextKey {
-    associatedtype Value: Sendable
-}
-
 /// The path parameters a route captured, such as `id` in `/api/products/{id}`; percent-decoded.
 public struct Parameters: Sendable, Equatable {
     private var pairs: [(name: String, value: String)]
@@ -26,20 +15,6 @@ public struct Parameters: Sendable, Equatable {
     /// The value captured for `name`, or `nil`.
     public subscript(name: String) -> String? {
         pairs.first { $0.name == name }?.value
-    }
-
-    /// The value captured for `name` converted to `T` (`Int`, `UUID`-like types).
-    ///
-    /// - Throws: ``HTTPError`` 400 `invalid_parameter` when it is missing or does not convert.
-    public func require<T: LosslessStringConvertible>(
-        _ name: String, as type: T.Type = T.self
-    ) throws(HTTPError)
-        -> T
-    {
-        guard let text = self[name], let value = T(text) else {
-            throw HTTPError(.badRequest, type: "invalid_parameter", message: "The path parameter '\(name)' is invalid.")
-        }
-        return value
     }
 
     /// The number of parameters.
@@ -61,19 +36,18 @@ public struct RequestContext: Sendable {
     public var route: String?
     /// When the server started reading the request (its headers had arrived).
     public let startTime: ContinuousClock.Instant
-    private var values: [ObjectIdentifier: any Sendable] = [:]
+    /// The request's number in this process: the same in its access-log line and in any line
+    /// logged about it. Safe to log.
+    public let requestID: UInt64
 
     /// A context with no parameters and no route, starting now unless told otherwise.
-    public init(parameters: Parameters = Parameters(), route: String? = nil, startTime: ContinuousClock.Instant = .now)
-    {
+    public init(
+        parameters: Parameters = Parameters(), route: String? = nil, startTime: ContinuousClock.Instant = .now,
+        requestID: UInt64 = 0
+    ) {
         self.parameters = parameters
         self.route = route
         self.startTime = startTime
-    }
-
-    /// The value stored for `key` by a middleware, or `nil`.
-    public subscript<Key: ContextKey>(key: Key.Type) -> Key.Value? {
-        get { values[ObjectIdentifier(key)] as? Key.Value }
-        set { values[ObjectIdentifier(key)] = newValue }
+        self.requestID = requestID
     }
 }

@@ -19,16 +19,31 @@ public enum RouteHandler: Sendable {
 ///
 /// An unknown path answers 404 `not_found`; a known path with another method answers 405
 /// `method_not_allowed` with an `Allow` field; `HEAD` on a path with a `GET` route runs the `GET`
-/// handler and sends no body. All three use the JSON error body of ``HTTPError``.
+/// handler and sends no body.
+///
+/// **Errors take one path.** Whatever answers with an error — a handler or middleware of either kind
+/// of route throwing an ``HTTPErrorConvertible``, the router's own 404 and 405, the server's 413
+/// and 503 — becomes an ``HTTPError`` written by ``errorResponder`` for that request, with the
+/// error's header fields added. Any other error is unexpected: it is reported once to
+/// ``errorReporter`` and answered as ``HTTPError/internalError``.
 ///
 /// Build the router completely before giving it to ``HTTPServer``; the server keeps its own copy.
 public struct Router: Sendable {
     /// An asynchronous handler.
     public typealias Handler = @Sendable (Request, RequestContext) async throws -> Response
 
-    /// Called with every error a handler or middleware throws that is not an ``HTTPError``, after
-    /// it has been replaced by a generic 500 for the client. For logging: the error may contain data
-    /// from the request. Runs on whatever thread the handler ran on and must not block.
+    /// Writes the answer for an error, for the request it answers: the application decides the
+    /// representation (JSON for an API, an HTML page for a browser). The router adds the error's
+    /// header fields afterwards. Runs on the network threads for immediate routes and 404/405, so
+    /// it must be quick and must not block. By default, plain text.
+    public var errorResponder: @Sendable (HTTPError, Request, RequestContext) -> Response = { error, _, _ in
+        error.plainTextResponse
+    }
+
+    /// Called once for every unexpected error — thrown by a handler or middleware and not an
+    /// ``HTTPErrorConvertible`` — before it is answered as ``HTTPError/internalError``. For logging:
+    /// the error may contain data from the request, so log what kind of error it was, not its text.
+    /// Runs on whatever thread the handler ran on and must not block.
     public var errorReporter: (@Sendable (any Error, Request, RequestContext) -> Void)?
 
     private var root = Node()
@@ -120,9 +135,9 @@ public struct Router: Sendable {
             }
         case .methodNotAllowed(let pattern, let allowed):
             context.route = pattern
-            response = Router.methodNotAllowed(allowed)
+            response = respond(to: .methodNotAllowed(allowed), request, context)
         case .notFound:
-            response = Router.notFound
+            response = respond(to: .notFound(), request, context)
         }
         if request.method == .head {
             response.headers["Content-Length"] = String(response.body.count)
@@ -209,20 +224,20 @@ public struct Router: Sendable {
 
     /// The response for an error thrown by a handler or middleware.
     func errorResponse(for error: any Error, _ request: Request, _ context: RequestContext) -> Response {
-        if let httpError = error as? HTTPError {
-            return httpError.response
+        if let known = error as? any HTTPErrorConvertible {
+            return respond(to: known.httpError, request, context)
         }
         errorReporter?(error, request, context)
-        return HTTPError.internalError.response
+        return respond(to: .internalError, request, context)
     }
 
-    static let notFound = HTTPError.notFound("No resource exists at this path.").response
-
-    static func methodNotAllowed(_ allowed: [HTTPMethod]) -> Response {
-        HTTPError(
-            .methodNotAllowed, type: "method_not_allowed", message: "This method is not allowed for this resource.",
-            headers: ["Allow": allowed.map(\.rawValue).joined(separator: ", ")]
-        ).response
+    /// The answer for `error`, written by ``errorResponder``, with the error's header fields.
+    func respond(to error: HTTPError, _ request: Request, _ context: RequestContext) -> Response {
+        var response = errorResponder(error, request, context)
+        for field in error.headers {
+            response.headers.replaceOrAdd(name: field.name, value: field.value)
+        }
+        return response
     }
 
     private func callChain(

@@ -75,16 +75,17 @@ final class AsyncReply: Sendable {
         }
     }
 
-    /// The response to send now that the connection is resumed, or `nil` if there is none yet.
-    func take() -> Response? {
+    /// What to answer now that the connection is resumed — the handler's response, or the error
+    /// of an abandoned request — or `nil` if there is nothing yet.
+    func take() -> Result<Response, HTTPError>? {
         state.withLock { state in
             switch state.phase {
             case .ready(let response):
                 state.phase = .delivered
-                return response
+                return .success(response)
             case .abandoned:
                 state.phase = .delivered
-                return ServerCore.shuttingDown
+                return .failure(.shuttingDown)
             case .starting, .waiting, .delivered:
                 return nil
             }
@@ -97,6 +98,8 @@ final class AsyncReply: Sendable {
 /// thread at a time). It lives in `*con_cls`, retained once, released in the completion callback.
 final class RequestState {
     let startTime: ContinuousClock.Instant
+    /// The request's number in this process, for the log lines about it.
+    let requestID: UInt64
     var request: Request
     let match: Router.Match
     var tooLarge = false
@@ -108,8 +111,12 @@ final class RequestState {
     private let live: Locked<Int>
     #endif
 
-    init(startTime: ContinuousClock.Instant, request: Request, match: Router.Match, live: Locked<Int>) {
+    init(
+        startTime: ContinuousClock.Instant, requestID: UInt64, request: Request, match: Router.Match,
+        live: Locked<Int>
+    ) {
         self.startTime = startTime
+        self.requestID = requestID
         self.request = request
         self.match = match
         #if DEBUG
@@ -123,6 +130,11 @@ final class RequestState {
         live.withLock { $0 -= 1 }
     }
     #endif
+
+    /// The context of the request when no handler runs (an error the server answers itself).
+    var context: RequestContext {
+        RequestContext(route: routeLabel, startTime: startTime, requestID: requestID)
+    }
 
     /// The route pattern for the access log, or the path when no route matched.
     var routeLabel: String {
@@ -152,15 +164,6 @@ final class ServerCore: Sendable {
         var parked: [ObjectIdentifier: AsyncReply] = [:]
     }
 
-    static let shuttingDown = HTTPError(
-        .serviceUnavailable, type: "shutting_down", message: "The server is shutting down.",
-        headers: ["Connection": "close"]
-    ).response
-
-    private static let payloadTooLarge = HTTPError(
-        .payloadTooLarge, type: "payload_too_large", message: "The request body is too large."
-    ).response
-
     /// ``HTTPServer/Configuration/defaultHeaders`` as C strings, converted once; only the valid
     /// fields (``HTTPServer/start()`` refuses to start with an invalid one).
     private let defaultHeaders: [(name: String, cName: ContiguousArray<CChar>, cValue: ContiguousArray<CChar>)]
@@ -171,6 +174,9 @@ final class ServerCore: Sendable {
         return next
     }
     private static let nextIdentity = Locked(0)
+
+    /// Numbers the requests of this process.
+    private let requestIDs = RequestIDs()
 
     /// The number of this server's request states alive (counted in debug builds), for tests that
     /// check each one is released.
@@ -236,12 +242,31 @@ final class ServerCore: Sendable {
         }
         if let reply = state.reply {
             // Resumed after an asynchronous handler.
-            return send(reply.take() ?? HTTPError.internalError.response, to: connection, for: state)
+            switch reply.take() {
+            case .success(let response): return send(response, to: connection, for: state)
+            case .failure(let error): return send(error, to: connection, for: state)
+            case nil: return send(HTTPError.internalError, to: connection, for: state)
+            }
         }
         if state.tooLarge {
-            return send(ServerCore.payloadTooLarge, to: connection, for: state)
+            return send(HTTPError.payloadTooLarge, to: connection, for: state)
         }
         return dispatch(state, on: connection)
+    }
+
+    /// A message of libmicrohttpd's own (a malformed request, a failed `accept`), handed to
+    /// ``HTTPServer/Configuration/libraryMessages`` without its trailing newline, or written to
+    /// standard error when none is set.
+    func libraryMessage(_ text: String) {
+        var message = Substring(text)
+        while let last = message.last, last.isWhitespace { message = message.dropLast() }
+        guard !message.isEmpty else { return }
+        if let sink = configuration.libraryMessages {
+            sink(String(message))
+        } else {
+            let line = Array("libmicrohttpd: \(message)\n".utf8)
+            _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        }
     }
 
     /// The completion callback: the request is over (answered, failed or cut off).
@@ -265,7 +290,8 @@ final class ServerCore: Sendable {
             headers: ServerCore.headers(of: connection),
             clientAddress: ServerCore.clientAddress(of: connection))
         let state = RequestState(
-            startTime: startTime, request: request, match: router.match(request), live: liveRequests)
+            startTime: startTime, requestID: requestIDs.next(), request: request, match: router.match(request),
+            live: liveRequests)
         requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
         lifecycle.withLock { $0.inFlight += 1 }
 
@@ -274,7 +300,7 @@ final class ServerCore: Sendable {
                 // Answering before the body is read: libmicrohttpd discards the rest of the upload
                 // and closes the connection after the response.
                 state.tooLarge = true
-                return send(ServerCore.payloadTooLarge, to: connection, for: state)
+                return send(HTTPError.payloadTooLarge, to: connection, for: state)
             }
             // Reserve for small bodies only: a client may declare a length it never sends.
             state.request.body.reserveCapacity(min(max(0, declared), 64 << 10))
@@ -302,11 +328,12 @@ final class ServerCore: Sendable {
     private func dispatch(_ state: RequestState, on connection: OpaquePointer) -> MHD_Result {
         switch state.match {
         case .notFound:
-            return send(Router.notFound, to: connection, for: state)
+            return send(HTTPError.notFound(), to: connection, for: state)
         case .methodNotAllowed(_, let allowed):
-            return send(Router.methodNotAllowed(allowed), to: connection, for: state)
+            return send(HTTPError.methodNotAllowed(allowed), to: connection, for: state)
         case .found(let route, let parameters):
-            let context = RequestContext(parameters: parameters, route: route.pattern, startTime: state.startTime)
+            let context = RequestContext(
+                parameters: parameters, route: route.pattern, startTime: state.startTime, requestID: state.requestID)
             switch route.handler {
             case .immediate(let handler):
                 return send(router.runImmediate(handler, state.request, context), to: connection, for: state)
@@ -330,7 +357,7 @@ final class ServerCore: Sendable {
         }
         guard admitted, reply.suspend() else {
             lifecycle.withLock { _ = $0.parked.removeValue(forKey: key) }
-            return send(ServerCore.shuttingDown, to: connection, for: state)
+            return send(HTTPError.shuttingDown, to: connection, for: state)
         }
         state.reply = reply
         let request = state.request
@@ -342,6 +369,11 @@ final class ServerCore: Sendable {
         return .YES
     }
 
+    /// Answers with `error`, as the application writes it for this request.
+    private func send(_ error: HTTPError, to connection: OpaquePointer, for state: RequestState) -> MHD_Result {
+        send(router.respond(to: error, state.request, state.context), to: connection, for: state)
+    }
+
     /// Hands the response to libmicrohttpd with the server-wide header fields, and logs it.
     private func send(_ response: Response, to connection: OpaquePointer, for state: RequestState) -> MHD_Result {
         guard (200..<600).contains(response.status.code),
@@ -349,9 +381,8 @@ final class ServerCore: Sendable {
         else {
             // A handler bug (a status libmicrohttpd cannot send, a header field that would split
             // the response): answer a plain 500 instead.
-            let context = RequestContext(route: state.routeLabel, startTime: state.startTime)
-            router.errorReporter?(InvalidResponseError(status: response.status.code), state.request, context)
-            return send(HTTPError.internalError.response, to: connection, for: state)
+            router.errorReporter?(InvalidResponseError(status: response.status.code), state.request, state.context)
+            return send(HTTPError.internalError, to: connection, for: state)
         }
 
         let draining = lifecycle.withLock { $0.draining }
@@ -372,7 +403,8 @@ final class ServerCore: Sendable {
         if let accessLog = configuration.accessLog {
             accessLog(
                 AccessLogEntry(
-                    method: state.request.method, route: state.routeLabel, status: response.status,
+                    requestID: state.requestID, method: state.request.method, route: state.routeLabel,
+                    status: response.status,
                     duration: ContinuousClock.now - state.startTime,
                     bodyBytes: state.request.method == .head ? 0 : response.body.count))
         }
@@ -499,4 +531,19 @@ final class ServerCore: Sendable {
 struct InvalidResponseError: Error, CustomStringConvertible {
     let status: Int
     var description: String { "handler returned an invalid response (status \(status) or a malformed header field)" }
+}
+
+/// Numbers requests: a random 32-bit prefix for this process (so two servers' numbers differ)
+/// followed by a 32-bit count.
+final class RequestIDs: Sendable {
+    private let counter = Locked<UInt64>(0)
+    private let prefix = UInt64(UInt32.random(in: 0...UInt32.max)) << 32
+
+    func next() -> UInt64 {
+        prefix
+            | counter.withLock { count in
+                count = (count &+ 1) & 0xFFFF_FFFF
+                return count
+            }
+    }
 }

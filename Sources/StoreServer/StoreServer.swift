@@ -15,7 +15,7 @@ public final class StoreServer: Sendable {
         public var configuration: StoreConfiguration
         public var clock: StoreClock
         public var hasher: PasswordHasher
-        public var accessLog: AccessLog
+        public var log: ServerLog
         /// Who charges the shopper (the sandbox provider in this store).
         public var provider: any PaymentProvider
         /// How often attempts whose request died are resolved with the provider.
@@ -24,7 +24,7 @@ public final class StoreServer: Sendable {
         public init(
             provider: any PaymentProvider, host: String = "127.0.0.1", port: Int = 8080,
             configuration: StoreConfiguration = StoreConfiguration(), clock: StoreClock = .system,
-            hasher: PasswordHasher = .interactive, accessLog: AccessLog = .standardError,
+            hasher: PasswordHasher = .interactive, log: ServerLog = .standardError,
             reconciliationInterval: Duration = .seconds(5)
         ) {
             self.provider = provider
@@ -34,7 +34,7 @@ public final class StoreServer: Sendable {
             self.configuration = configuration
             self.clock = clock
             self.hasher = hasher
-            self.accessLog = accessLog
+            self.log = log
         }
     }
 
@@ -75,20 +75,28 @@ public final class StoreServer: Sendable {
             clock: options.clock, decoyHash: decoyHash)
         let portBox = Locked(options.port)
 
+        let log = options.log
         var router = Router()
-        router.use(ErrorMiddleware())  // outermost: turns every typed error below into its answer
+        router.errorResponder = StoreErrorResponder.respond
+        router.errorReporter = { error, request, context in
+            log.recordUnexpectedError(
+                error, method: request.method.rawValue, route: context.route ?? request.path,
+                requestID: context.requestID)
+        }
         router.use(CardNumberGuard())
         CatalogRoutes(cache: catalog, images: try ProductImages.load()).register(on: &router)
         SessionRoutes(sessions: sessions, login: login).register(on: &router)
         BasketRoutes(sessions: sessions, baskets: baskets).register(on: &router)
-        ProfileRoutes(sessions: sessions, database: database, clock: options.clock).register(on: &router)
+        let accounts = AccountService(database: database)
+        ProfileRoutes(sessions: sessions, accounts: accounts, clock: options.clock).register(on: &router)
         let checkout = CheckoutService(
             database: database, baskets: baskets, provider: options.provider, configuration: configuration,
             clock: options.clock, stockChanged: { catalog.refreshSoon() })
         self.checkout = checkout
-        CheckoutRoutes(sessions: sessions, checkout: checkout, database: database).register(on: &router)
+        CheckoutRoutes(sessions: sessions, checkout: checkout, orders: OrdersService(database: database))
+            .register(on: &router)
         FakeStoreRoutes(
-            cache: catalog, sessions: sessions, baskets: baskets, login: login, database: database,
+            cache: catalog, sessions: sessions, baskets: baskets, login: login, accounts: accounts,
             clock: options.clock, fallbackHost: { "\(options.host):\(portBox.current)" }
         ).register(on: &router)
 
@@ -99,14 +107,14 @@ public final class StoreServer: Sendable {
         // libmicrohttpd clears each connection's memory pool for every request: 16 KiB (ample for
         // the store's requests: a 431 past that) costs half the default's clearing.
         httpConfiguration.connectionMemoryLimit = 16 << 10
-        let accessLog = options.accessLog
-        httpConfiguration.accessLog = { entry in accessLog.record(entry) }
+        httpConfiguration.accessLog = { entry in log.record(entry) }
+        httpConfiguration.libraryMessages = { message in log.recordLibraryMessage(message) }
         server = HTTPServer(configuration: httpConfiguration, router: router)
         self.portBox = portBox
         self.refreshInterval = configuration.catalogRefreshInterval
         self.reconciliationInterval = options.reconciliationInterval
         self.clock = options.clock
-        self.accessLog = options.accessLog
+        self.log = options.log
     }
 
     private let portBox: Locked<Int>
@@ -114,7 +122,7 @@ public final class StoreServer: Sendable {
     private let reconciliationInterval: Duration
     private let checkout: CheckoutService
     private let clock: StoreClock
-    private let accessLog: AccessLog
+    private let log: ServerLog
 
     /// Resolves the payments a previous run left unfinished, then starts accepting connections.
     ///
@@ -149,11 +157,11 @@ public final class StoreServer: Sendable {
                     createdBefore: now.addingTimeInterval(-7 * 86_400))
             }
         }
-        let accessLog = self.accessLog
+        let log = self.log
         let logFlusher = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(100))
-                accessLog.flush()
+                log.flush()
             }
         }
         refresher.withLock { $0 = [refresh, reconcile, housekeeping, logFlusher] }
@@ -179,6 +187,6 @@ public final class StoreServer: Sendable {
         for task in tasks { task.cancel() }
         await server.shutdown()
         for task in tasks { await task.value }
-        accessLog.flush()
+        log.flush()
     }
 }

@@ -7,17 +7,12 @@ private func text(_ response: Response) -> String {
     String(decoding: response.body, as: UTF8.self)
 }
 
-/// The `{"error": {...}}` body as a dictionary.
-private func errorBody(_ response: Response) throws -> [String: String] {
-    let object = try JSONSerialization.jsonObject(with: Data(response.body))
-    let root = try #require(object as? [String: Any])
-    let error = try #require(root["error"] as? [String: String])
-    #expect(root.count == 1)
+/// The router's default plain-text error answer, parsed.
+private func plainError(_ response: Response) throws -> PlainError {
+    let error = try #require(PlainError(response))
+    #expect(error.status == response.status.code)
+    #expect(response.headers["Content-Type"] == "text/plain; charset=utf-8")
     return error
-}
-
-private enum UserKey: ContextKey {
-    typealias Value = String
 }
 
 /// Appends its tag to `X-Trace` on the way in (request) and on the way out (response).
@@ -81,16 +76,46 @@ private struct Tagging: Middleware {
         #expect(text(await router.respond(to: Request(method: .get, target: "/orders/21"))) == "42")
         let bad = await router.respond(to: Request(method: .get, target: "/orders/abc"))
         #expect(bad.status == .badRequest)
-        #expect(try errorBody(bad)["type"] == "invalid_parameter")
+        #expect(try plainError(bad).type == "invalid_parameter")
     }
 
-    @Test func unknownPathIs404WithJSONBody() async throws {
+    @Test func unknownPathIs404InPlainTextByDefault() async throws {
         var router = Router()
         router.get("/a", .immediate { _, _ in .text("a") })
         let response = await router.respond(to: Request(method: .get, target: "/b"))
         #expect(response.status == .notFound)
-        #expect(response.headers["Content-Type"] == "application/json; charset=utf-8")
-        #expect(try errorBody(response)["type"] == "not_found")
+        #expect(try plainError(response).type == "not_found")
+    }
+
+    @Test func errorResponderWritesEveryErrorForTheRequest() async throws {
+        let reported = Counter()
+        var router = Router()
+        router.errorResponder = { error, request, context in
+            let kind = request.path.hasPrefix("/api/") ? "json" : "html"
+            var response = Response.text(
+                "\(kind) \(error.status.code) \(error.type) \(context.route ?? "-")", status: error.status)
+            response.headers["X-Kind"] = kind
+            return response
+        }
+        router.errorReporter = { _, _, _ in reported.increment() }
+        router.get("/api/items", .immediate { _, _ in .text("items") })
+        router.get("/api/fail") { _, _ in throw Boom() }
+        router.get("/api/gone") { _, _ in throw HTTPError(.gone, type: "gone", message: "Gone.") }
+        let cases: [(String, HTTPMethod, String)] = [
+            ("/api/nothing", .get, "json 404 not_found -"),
+            ("/nothing", .get, "html 404 not_found -"),
+            ("/api/items", .post, "json 405 method_not_allowed /api/items"),
+            ("/api/fail", .get, "json 500 internal_error /api/fail"),
+            ("/api/gone", .get, "json 410 gone /api/gone"),
+        ]
+        for (target, method, expected) in cases {
+            let response = await router.respond(to: Request(method: method, target: target))
+            #expect(text(response) == expected, "\(target)")
+        }
+        let notAllowed = await router.respond(to: Request(method: .post, target: "/api/items"))
+        #expect(
+            notAllowed.headers["Allow"] == "GET, HEAD", "the error's own fields are added to the responder's answer")
+        #expect(reported.value == 1, "only the unexpected error is reported")
     }
 
     @Test func wrongMethodIs405WithAllow() async throws {
@@ -101,7 +126,7 @@ private struct Tagging: Middleware {
         let response = await router.respond(to: Request(method: .put, target: "/cart"))
         #expect(response.status == .methodNotAllowed)
         #expect(response.headers["Allow"] == "GET, HEAD, POST, DELETE")
-        #expect(try errorBody(response)["type"] == "method_not_allowed")
+        #expect(try plainError(response).type == "method_not_allowed")
         let unknown = await router.respond(to: Request(method: HTTPMethod(rawValue: "BREW"), target: "/cart"))
         #expect(unknown.status == .methodNotAllowed)
     }
@@ -132,31 +157,31 @@ private struct Tagging: Middleware {
         #expect(quick.headers.values(for: "X-Trace").isEmpty)
     }
 
-    @Test func middlewareShortCircuitsAndPassesValuesDown() async throws {
+    @Test func middlewareShortCircuitsAndPassesRequestsDown() async throws {
         let calls = Counter()
         var router = Router()
         router.use { request, context, next in
             guard let user = request.headers["X-User"] else {
-                throw HTTPError.unauthorized()
+                throw HTTPError(.unauthorized, type: "unauthorized", message: "Who are you?")
             }
-            var context = context
-            context[UserKey.self] = user
+            var request = request
+            request.headers["X-Verified-User"] = user
             return try await next(request, context)
         }
-        router.get("/me") { _, context in
+        router.get("/me") { request, _ in
             calls.increment()
-            return .text(context[UserKey.self] ?? "-")
+            return .text(request.headers["X-Verified-User"] ?? "-")
         }
         let denied = await router.respond(to: Request(method: .get, target: "/me"))
         #expect(denied.status == .unauthorized)
-        #expect(try errorBody(denied)["type"] == "unauthorized")
+        #expect(try plainError(denied).type == "unauthorized")
         #expect(calls.value == 0)
         let allowed = await router.respond(to: Request(method: .get, target: "/me", headers: ["X-User": "ada"]))
         #expect(text(allowed) == "ada")
         #expect(calls.value == 1)
     }
 
-    @Test func httpErrorBecomesJSONBodyWithHeaders() async throws {
+    @Test func httpErrorBecomesAnswerWithHeaders() async throws {
         var router = Router()
         router.post("/limited") { _, _ in
             throw HTTPError(
@@ -166,7 +191,25 @@ private struct Tagging: Middleware {
         let response = await router.respond(to: Request(method: .post, target: "/limited"))
         #expect(response.status == .tooManyRequests)
         #expect(response.headers["Retry-After"] == "30")
-        #expect(try errorBody(response) == ["type": "rate_limited", "message": "Slow down \"please\"."])
+        let error = try plainError(response)
+        #expect(error.type == "rate_limited" && error.message == "Slow down \"please\".")
+    }
+
+    @Test func convertibleErrorsAnswerWhatTheyStandFor() async throws {
+        struct OutOfTea: HTTPErrorConvertible {
+            var httpError: HTTPError { HTTPError(.conflict, type: "out_of_tea", message: "No tea left.", field: "tea") }
+        }
+        let reported = Counter()
+        var router = Router()
+        router.errorReporter = { _, _, _ in reported.increment() }
+        router.post("/tea") { _, _ in throw OutOfTea() }
+        router.get("/tea", .immediate { _, _ in throw OutOfTea() })
+        for method in [HTTPMethod.post, .get] {
+            let response = await router.respond(to: Request(method: method, target: "/tea"))
+            #expect(response.status == .conflict)
+            #expect(try plainError(response).type == "out_of_tea")
+        }
+        #expect(reported.value == 0)
     }
 
     @Test func otherErrorsBecomeGeneric500AndAreReported() async throws {
@@ -182,40 +225,10 @@ private struct Tagging: Middleware {
         for request in [Request(method: .post, target: "/pay"), Request(method: .get, target: "/pay-now")] {
             let response = await router.respond(to: request)
             #expect(response.status == .internalServerError)
-            #expect(try errorBody(response)["type"] == "internal_error")
+            #expect(try plainError(response).type == "internal_error")
             #expect(!text(response).contains("secret"))
         }
         #expect(reported.value == 1)
-    }
-
-    @Test func decodeJSONDistinguishesMalformedFromWrongShape() throws {
-        let good = Request(method: .post, target: "/", body: Array(#"{"name":"tea","quantity":2}"#.utf8))
-        #expect(try good.decodeJSON(Echo.self) == Echo(name: "tea", quantity: 2))
-
-        let malformed = Request(method: .post, target: "/", body: Array(#"{"name":"secret-4111"#.utf8))
-        let malformedError = #expect(throws: HTTPError.self) { try malformed.decodeJSON(Echo.self) }
-        #expect(malformedError?.status == .badRequest)
-        #expect(malformedError?.type == "malformed_json")
-        #expect(malformedError?.message.contains("secret") == false)
-
-        let empty = Request(method: .post, target: "/")
-        #expect(throws: HTTPError.self) { try empty.decodeJSON(Echo.self) }
-
-        let wrongType = Request(method: .post, target: "/", body: Array(#"{"name":"secret-4111","quantity":"x"}"#.utf8))
-        let wrongTypeError = #expect(throws: HTTPError.self) { try wrongType.decodeJSON(Echo.self) }
-        #expect(wrongTypeError?.status == .unprocessableContent)
-        #expect(wrongTypeError?.type == "invalid_body")
-        #expect(wrongTypeError?.message.contains("quantity") == true)
-        #expect(wrongTypeError?.message.contains("secret") == false)
-
-        let missing = Request(method: .post, target: "/", body: Array(#"{"name":"tea"}"#.utf8))
-        let missingError = #expect(throws: HTTPError.self) { try missing.decodeJSON(Echo.self) }
-        #expect(missingError?.type == "invalid_body")
-
-        let keyed = Request(method: .post, target: "/", body: Array(#"{"secret@mail.example":"x"}"#.utf8))
-        let keyedError = #expect(throws: HTTPError.self) { try keyed.decodeJSON([String: Int].self) }
-        #expect(keyedError?.type == "invalid_body")
-        #expect(keyedError?.message.contains("secret") == false)
     }
 
     @Test func requestParsesTargetQueryAndCookies() {

@@ -300,8 +300,10 @@ import Testing
             let proToken = try replies[4].decode(LoginResponse.self).token
             let log = store.log.all
             #expect(log.count >= 6)
-            #expect(
-                log.allSatisfy { $0.hasPrefix("{") && $0.contains("\"status\":") && $0.contains("\"duration_ms\":") })
+            #expect(log.allSatisfy { $0.hasPrefix("{\"time\":") && $0.hasSuffix("}") })
+            let requests = log.filter { !$0.contains("\"event\":") }
+            #expect(requests.count >= 5)
+            #expect(requests.allSatisfy { $0.contains("\"status\":") && $0.contains("\"duration_ms\":") })
             let text = log.joined(separator: "\n")
             #expect(!text.contains(token) && !text.contains(proToken) && !text.contains("pro-demo-password"))
             #expect(text.contains("\"route\":\"/api/basket\""))

@@ -1,4 +1,6 @@
 import Foundation
+import StoreCrypto
+import StoreDatabase
 import StoreTestSupport
 import Testing
 
@@ -67,9 +69,29 @@ import Testing
             #expect(
                 !(try await store.send("GET", "/users/\(customer.id.rawValue)", token: token).text.contains("argon2")))
 
-            let other = try #require(try await store.database.customers.customer(email: "free@onlinestore.test"))
-            #expect(try await store.send("GET", "/users/\(other.id.rawValue)", token: token).status == 404)
-            #expect(try await store.send("GET", "/users/\(customer.id.rawValue)").status == 401)
+            // The demo customers are public, as the product-list app expects: with another
+            // customer's token and with none.
+            let free = try #require(try await store.database.customers.customer(email: "free@onlinestore.test"))
+            let seenByPro = try object(try await store.send("GET", "/users/\(free.id.rawValue)", token: token))
+            #expect(seenByPro["email"] as? String == "free@onlinestore.test")
+            let anonymous = try await store.send("GET", "/users/\(customer.id.rawValue)")
+            #expect(anonymous.status == 200)
+            #expect(try object(anonymous)["email"] as? String == "pro@onlinestore.test")
+
+            // Any other customer is seen only by themselves; to everyone else it does not exist.
+            let privateID = try await store.database.customers.create(
+                NewCustomer(
+                    email: "private@onlinestore.test", passwordHash: try PasswordHasher.minimal.hash("a private one"),
+                    firstName: "Pri", lastName: "Vate", subscription: .none), now: Date())
+            let path = "/users/\(privateID.rawValue)"
+            #expect(try await store.send("GET", path).status == 404)
+            #expect(try await store.send("GET", path, token: token).status == 404)
+            #expect(try await store.send("GET", "/users/999999").status == 404)
+            let own = try object(try await store.login("private@onlinestore.test", "a private one"))
+            let ownToken = try #require(own["token"] as? String)
+            let seenBySelf = try await store.send("GET", path, token: ownToken)
+            #expect(try object(seenBySelf)["email"] as? String == "private@onlinestore.test")
+            #expect(seenBySelf.header("Vary") == "Authorization")
         }
     }
 

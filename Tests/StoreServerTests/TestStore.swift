@@ -82,7 +82,7 @@ struct TestStore: Sendable {
             database: database,
             options: StoreServer.Options(
                 provider: wrap(provider), port: 0, clock: clock, hasher: .minimal,
-                accessLog: AccessLog { log.append(String(decoding: $0, as: UTF8.self)) },
+                log: ServerLog { log.append(String(decoding: $0, as: UTF8.self)) },
                 // Tests run reconciliation passes themselves, so none runs in the background.
                 reconciliationInterval: .seconds(3_600)))
         try await server.start()
@@ -112,6 +112,11 @@ struct TestStore: Sendable {
 
         func header(_ name: String) -> String? {
             headers.first { $0.key.lowercased() == name.lowercased() }?.value
+        }
+
+        /// The answer of `endpoint`, decoded.
+        func answer<Body, Answer: Decodable>(_ endpoint: Endpoint<Body, Answer>) throws -> Answer {
+            try decode(Answer.self)
         }
 
         /// The `type` of an error body.
@@ -202,23 +207,47 @@ struct TestStore: Sendable {
     }
 
     /// A new anonymous session's token.
+    // MARK: Endpoints
+
+    /// Sends `endpoint` with its path parameters and a JSON body, as the store's clients do.
+    func send<Body: Encodable, Answer>(
+        _ endpoint: Endpoint<Body, Answer>, _ parameters: String..., body: Body, token: String? = nil,
+        headers: [String: String] = [:]
+    ) async throws -> Reply {
+        let json = String(decoding: try StoreJSON.makeEncoder().encode(body), as: UTF8.self)
+        return try await send(
+            endpoint.method.rawValue, endpoint.path(parameters), token: token, json: json, headers: headers)
+    }
+
+    /// Sends `endpoint`, which takes no body, with its path parameters.
+    func send<Answer>(
+        _ endpoint: Endpoint<NoBody, Answer>, _ parameters: String..., token: String? = nil,
+        headers: [String: String] = [:]
+    ) async throws -> Reply {
+        try await send(endpoint.method.rawValue, endpoint.path(parameters), token: token, headers: headers)
+    }
+
+    /// A new anonymous session's token.
     func newSession() async throws -> String {
-        let reply = try await send("POST", "/api/sessions")
+        let reply = try await send(Endpoints.createSession)
         #expect(reply.status == 201)
         return try reply.decode(SessionResponse.self).token
     }
 
     func login(_ email: String, _ password: String, token: String? = nil) async throws -> Reply {
-        try await send("POST", "/api/login", token: token, json: #"{"email":"\#(email)","password":"\#(password)"}"#)
+        try await send(Endpoints.login, body: LoginRequest(email: email, password: password), token: token)
     }
 
     func setQuantity(_ quantity: Int, of product: Int, token: String) async throws -> Reply {
-        try await send("PUT", "/api/basket/items/\(product)", token: token, json: #"{"quantity":\#(quantity)}"#)
+        try await send(
+            Endpoints.setQuantity, String(product), body: SetQuantityRequest(quantity: quantity), token: token)
     }
 
     func basket(_ token: String) async throws -> BasketBody {
-        let reply = try await send("GET", "/api/basket", token: token)
-        guard reply.status == 200 else { throw TestError("GET /api/basket answered \(reply.status): \(reply.text)") }
+        let reply = try await send(Endpoints.basket, token: token)
+        guard reply.status == 200 else {
+            throw TestError("\(Endpoints.basket) answered \(reply.status): \(reply.text)")
+        }
         return try reply.decode(BasketBody.self)
     }
 }

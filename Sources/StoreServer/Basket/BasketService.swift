@@ -57,12 +57,19 @@ struct BasketService: Sendable {
 
     /// Sets a line's quantity (1…10), adding the line when absent.
     ///
-    /// - Throws: 404 for an unknown product, 409 when the stock is short.
+    /// - Throws: ``BasketError/unknownProduct``, or ``BasketError/insufficientStock(available:)``.
     func setQuantity(_ quantity: Quantity, of productID: ProductID, for shopper: Shopper) async throws {
-        guard let product = try await database.catalog.product(productID) else { throw APIError.productNotFound }
-        guard product.stock >= quantity.value else { throw APIError.insufficientStock(available: product.stock) }
+        guard let product = try await database.catalog.product(productID) else { throw BasketError.unknownProduct }
+        guard product.stock >= quantity.value else { throw BasketError.insufficientStock(available: product.stock) }
         guard try await database.baskets.setQuantity(quantity, of: productID, for: shopper.id, now: clock.now())
-        else { throw APIError.productNotFound }
+        else { throw BasketError.unknownProduct }
+    }
+
+    /// Sets several lines at once, all or none.
+    ///
+    /// - Throws: `BasketLineError` naming the first line that cannot be set; nothing changed then.
+    func setLines(_ lines: [(ProductID, Quantity)], for shopper: Shopper) async throws {
+        try await database.baskets.setQuantities(lines, for: shopper.id, now: clock.now())
     }
 
     func removeLine(_ productID: ProductID, for shopper: Shopper) async throws {
@@ -72,12 +79,12 @@ struct BasketService: Sendable {
     /// Applies a code typed by the shopper (trimmed, upper-cased); one code per basket, so it
     /// replaces any earlier one.
     ///
-    /// - Throws: 422 "That code isn't valid." for a malformed, unknown, expired or used-up code;
-    ///   the basket is unchanged then.
+    /// - Throws: ``BasketError/invalidPromotion`` for a malformed, unknown, expired or used-up
+    ///   code; the basket is unchanged then.
     func applyPromotion(_ typed: String, for shopper: Shopper) async throws {
         guard let code = PromotionCode(typed), let promotion = try await database.promotions.promotion(code),
             promotion.availability(at: clock.now()) == .available
-        else { throw APIError.invalidPromotion }
+        else { throw BasketError.invalidPromotion }
         try await database.baskets.setPromotion(promotion.code, for: shopper.id, now: clock.now())
     }
 

@@ -95,10 +95,7 @@ struct CheckoutService: Sendable {
     private func resume(_ record: PaymentAttemptRecord, fingerprint: CheckoutFingerprint) async throws -> Answer {
         if record.fingerprint != fingerprint.text {
             let field = CheckoutFingerprint(text: record.fingerprint).map { fingerprint.differingField(from: $0) }
-            throw APIError(
-                .unprocessableContent, type: "idempotency_mismatch",
-                message: "This idempotency key was used with a different request. Use a new key for a new payment.",
-                field: field ?? "payment_method")
+            throw IdempotencyError.mismatch(field: field ?? "payment_method")
         }
         if let response = record.response {
             return Answer(status: response.status, body: response.body, replayed: true)
@@ -113,11 +110,7 @@ struct CheckoutService: Sendable {
             if let finished = try await database.payments.attempt(id: record.id)?.response {
                 return Answer(status: finished.status, body: finished.body, replayed: true)
             }
-            var error = APIError(
-                .conflict, type: "idempotency_in_progress",
-                message: "A payment with this idempotency key is still being processed. Retry in a moment.")
-            error.headers = ["Retry-After": "1"]
-            throw error
+            throw IdempotencyError.inProgress
         }
         return try await charge(record, method: try Self.method(of: record), call: call)
     }
@@ -166,8 +159,9 @@ struct CheckoutService: Sendable {
             stockChanged()
             return final
         case .declined(let reason):
-            let error = APIError(CheckoutError.declined(reason))
-            let body = try StoreJSON.encoder.encode(error.body)
+            // The decline is kept as the answer to replay for this key, written as it is answered.
+            let error = CheckoutError.declined(reason).httpError
+            let body = StoreErrorResponder.jsonBody(of: error)
             return try await database.payments.recordFailed(
                 record,
                 response: StoredResponse(status: error.status.code, body: String(decoding: body, as: UTF8.self)),

@@ -9,32 +9,32 @@ struct BasketRoutes: Sendable {
     let baskets: BasketService
 
     func register(on router: inout Router) {
-        router.get("/api/basket", sessions.authenticated { _, _, shopper in try await basket(shopper) })
-        router.put(
-            "/api/basket/items/{product_id}",
+        router.on(Endpoints.basket, sessions.authenticated { _, _, shopper in try await basket(shopper) })
+        router.on(
+            Endpoints.setQuantity,
             sessions.authenticated { request, context, shopper in
-                guard let id = productID(context.parameters["product_id"]) else { throw APIError.productNotFound }
+                guard let id = productID(context.parameters["product_id"]) else { throw HTTPError.productNotFound }
                 let body = try request.decodeJSON(SetQuantityRequest.self)
-                guard let quantity = Quantity(body.quantity) else { throw APIError.invalidQuantity() }
+                guard let quantity = Quantity(body.quantity) else { throw HTTPError.invalidQuantity() }
                 try await baskets.setQuantity(quantity, of: id, for: shopper)
                 return try await basket(shopper)
             })
-        router.delete(
-            "/api/basket/items/{product_id}",
+        router.on(
+            Endpoints.removeLine,
             sessions.authenticated { _, context, shopper in
-                guard let id = productID(context.parameters["product_id"]) else { throw APIError.productNotFound }
+                guard let id = productID(context.parameters["product_id"]) else { throw HTTPError.productNotFound }
                 try await baskets.removeLine(id, for: shopper)
                 return try await basket(shopper)
             })
-        router.put(
-            "/api/basket/promotion",
+        router.on(
+            Endpoints.applyPromotion,
             sessions.authenticated { request, _, shopper in
                 let body = try request.decodeJSON(ApplyPromotionRequest.self)
                 try await baskets.applyPromotion(body.code, for: shopper)
                 return try await basket(shopper)
             })
-        router.delete(
-            "/api/basket/promotion",
+        router.on(
+            Endpoints.removePromotion,
             sessions.authenticated { _, _, shopper in
                 try await baskets.removePromotion(for: shopper)
                 return try await basket(shopper)

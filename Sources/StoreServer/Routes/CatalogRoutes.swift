@@ -1,6 +1,7 @@
 import CheckoutKit
 import Foundation
 import HTTPServer
+import StoreAPI
 import StoreCrypto
 
 /// The catalog and product images: public, cached, answered on the server's network threads
@@ -10,30 +11,30 @@ struct CatalogRoutes: Sendable {
     let images: [String: [UInt8]]
 
     func register(on router: inout Router) {
-        router.get("/api/products", .immediate { _, _ in json(cache.read { $0.productsJSON }) })
-        router.get(
-            "/api/products/{id}",
+        router.on(Endpoints.products, .immediate { _, _ in json(cache.read { $0.productsJSON }) })
+        router.on(
+            Endpoints.product,
             .immediate { _, context in
                 guard let id = productID(context.parameters["id"]), let body = cache.read({ $0.productJSON[id] }) else {
-                    throw HTTPError.notFound("There is no such product.")
+                    throw HTTPError.productNotFound
                 }
                 return json(body)
             })
-        router.get("/api/categories", .immediate { _, _ in json(cache.read { $0.categoriesJSON }) })
-        router.get(
-            "/api/categories/{name}/products",
+        router.on(Endpoints.categories, .immediate { _, _ in json(cache.read { $0.categoriesJSON }) })
+        router.on(
+            Endpoints.categoryProducts,
             .immediate { _, context in
                 guard let name = context.parameters["name"], let body = cache.read({ $0.categoryJSON[name] }) else {
-                    throw HTTPError.notFound("There is no such category.")
+                    throw HTTPError.categoryNotFound
                 }
                 return json(body)
             })
         let tags = images.mapValues { "\"" + SHA256.hexDigest($0).prefix(16) + "\"" }
-        router.get(
-            "/images/{file}",
+        router.on(
+            Endpoints.image,
             .immediate { request, context in
                 guard let file = context.parameters["file"], let bytes = images[file], let tag = tags[file] else {
-                    throw HTTPError.notFound("There is no such image.")
+                    throw HTTPError.imageNotFound
                 }
                 var response =
                     matches(request.headers["If-None-Match"], tag: tag)

@@ -1,6 +1,7 @@
 import CheckoutKit
 import Foundation
 import HTTPServer
+import StoreAPI
 import StoreCrypto
 import StoreDatabase
 
@@ -12,52 +13,54 @@ struct FakeStoreRoutes: Sendable {
     let sessions: Sessions
     let baskets: BasketService
     let login: Login
-    let database: StoreDatabase
+    let accounts: AccountService
     let clock: StoreClock
     /// The host used for image URLs when a request's `Host` header is missing or unusable.
     let fallbackHost: @Sendable () -> String
 
     func register(on router: inout Router) {
-        router.get(
-            "/products",
+        router.on(
+            FakeStoreEndpoints.products,
             .immediate { request, _ in json(try documents(for: request).products) })
-        router.get(
-            "/products/categories",
+        router.on(
+            FakeStoreEndpoints.categories,
             .immediate { _, _ in json(cache.read { $0.categoriesJSON }) })
-        router.get(
-            "/products/category/{name}",
+        router.on(
+            FakeStoreEndpoints.category,
             .immediate { request, context in
                 // That API answers an unknown category with an empty list.
                 json(try documents(for: request).category[context.parameters["name"] ?? ""] ?? CatalogCache.emptyList)
             })
-        router.get(
-            "/products/{id}",
+        router.on(
+            FakeStoreEndpoints.product,
             .immediate { request, context in
                 guard let id = productID(context.parameters["id"]),
                     let body = try documents(for: request).product[id]
-                else { throw HTTPError.notFound("There is no such product.") }
+                else { throw HTTPError.productNotFound }
                 return json(body)
             })
-        router.post("/auth/login") { request, _ in
+        router.on(FakeStoreEndpoints.login) { request, _ in
             let body = try request.decodeJSON(FakeStoreLoginRequest.self)
             let customer = try await login.authenticate(
                 email: body.username, password: body.password, address: request.clientAddress)
             let token = try await sessions.createForCustomer(customer.id, previous: nil)
             return try respond(FakeStoreLoginResponse(token: token.text))
         }
-        router.get(
-            "/users/{id}",
-            sessions.authenticated { _, context, shopper in
-                // Only the signed-in customer's own record; anyone else's is "not found".
-                guard let id = context.parameters["id"].flatMap({ Int64($0) }), id == shopper.customerID?.rawValue,
-                    let customer = try await database.customers.customer(id: CustomerID(rawValue: id))
-                else { throw APIError.userNotFound }
-                return try respond(
-                    FakeStoreUser(
-                        id: customer.id.rawValue, email: customer.email, username: customer.email,
-                        name: FakeStoreUser.Name(firstname: customer.firstName, lastname: customer.lastName)))
-            })
-        router.post("/carts") { request, _ in try await postCart(request) }
+        router.on(FakeStoreEndpoints.user) { request, context in
+            // The demo customers to anyone (the product-list app reads /users/1 with no token), every
+            // other customer only to themselves; anyone else's is "not found".
+            let viewer = try await sessions.shopper(for: request)
+            guard let id = context.parameters["id"].flatMap({ Int64($0) }),
+                let customer = try await accounts.customer(CustomerID(rawValue: id), seenBy: viewer)
+            else { throw HTTPError.userNotFound }
+            var response = try respond(
+                FakeStoreUser(
+                    id: customer.id.rawValue, email: customer.email, username: customer.email,
+                    name: FakeStoreUser.Name(firstname: customer.firstName, lastname: customer.lastName)))
+            if viewer != nil { response.headers.replaceOrAdd(name: "Vary", value: "Authorization") }
+            return response
+        }
+        router.on(FakeStoreEndpoints.carts) { request, _ in try await postCart(request) }
     }
 
     /// The most lines one cart may hold (the catalog has far fewer products).
@@ -70,7 +73,7 @@ struct FakeStoreRoutes: Sendable {
     private func postCart(_ request: Request) async throws -> Response {
         let cart = try request.decodeJSON(FakeStoreCartRequest.self)
         guard cart.products.count <= Self.maximumCartLines else {
-            throw APIError(
+            throw HTTPError(
                 .unprocessableContent, type: "too_many_lines",
                 message: "A cart holds at most \(Self.maximumCartLines) lines.", field: "products")
         }
@@ -78,14 +81,12 @@ struct FakeStoreRoutes: Sendable {
         var seen: Set<Int64> = []
         for (index, line) in cart.products.enumerated() {
             guard line.productId > 0, seen.insert(line.productId).inserted else {
-                throw APIError(
-                    .unprocessableContent, type: "invalid_body",
-                    message: line.productId > 0
-                        ? "Each product may appear once in a cart." : "There is no such product.",
+                throw HTTPError.invalidBody(
+                    line.productId > 0 ? "Each product may appear once in a cart." : "There is no such product.",
                     field: "products[\(index)].productId")
             }
             guard let quantity = Quantity(line.quantity) else {
-                throw APIError.invalidQuantity(field: "products[\(index)].quantity")
+                throw HTTPError.invalidQuantity(field: "products[\(index)].quantity")
             }
             lines.append((ProductID(line.productId), quantity))
         }
@@ -93,24 +94,22 @@ struct FakeStoreRoutes: Sendable {
         let shopper: Shopper
         do {
             if let existing = try await sessions.shopper(for: request) {
-                try await database.baskets.setQuantities(lines, for: existing.id, now: clock.now())
+                try await baskets.setLines(lines, for: existing)
                 shopper = existing
             } else if request.headers["Authorization"] != nil {
-                throw APIError.unauthorized
+                throw HTTPError.unauthorized
             } else {
                 let token = try await sessions.createAnonymous(lines: lines)
-                guard let created = try await sessions.shopper(for: token) else { throw APIError.unauthorized }
+                guard let created = try await sessions.shopper(for: token) else { throw HTTPError.unauthorized }
                 shopper = created
                 newToken = token
             }
         } catch let error as BasketLineError {
             switch error {
             case .unknownProduct(let index):
-                throw APIError(
-                    .unprocessableContent, type: "invalid_body", message: "There is no such product.",
-                    field: "products[\(index)].productId")
+                throw HTTPError.invalidBody("There is no such product.", field: "products[\(index)].productId")
             case .insufficientStock(let index, let available):
-                throw APIError.insufficientStock(available: available, field: "products[\(index)].quantity")
+                throw HTTPError.insufficientStock(available: available, field: "products[\(index)].quantity")
             }
         }
         let body = FakeStoreCart(

@@ -1,17 +1,17 @@
 import HTTPServer
 import StoreAPI
 
-/// `POST /api/sessions` (a new anonymous shopper) and `POST /api/login` (a customer session).
+/// Sessions: a new anonymous shopper, a customer's login (keeping the anonymous basket), logout.
 struct SessionRoutes: Sendable {
     let sessions: Sessions
     let login: Login
 
     func register(on router: inout Router) {
-        router.post("/api/sessions") { _, _ in
+        router.on(Endpoints.createSession) { _, _ in
             let token = try await sessions.createAnonymous()
             return try respond(SessionResponse(token: token.text), status: .created)
         }
-        router.post("/api/login") { request, _ in
+        router.on(Endpoints.login) { request, _ in
             let body = try request.decodeJSON(LoginRequest.self)
             let customer = try await login.authenticate(
                 email: body.email, password: body.password, address: request.clientAddress)
@@ -25,6 +25,12 @@ struct SessionRoutes: Sendable {
                     customer: CustomerBody(
                         email: customer.email, firstName: customer.firstName, lastName: customer.lastName)))
         }
+        router.on(
+            Endpoints.logout,
+            sessions.authenticated { request, _, _ in
+                try await sessions.end(request)
+                return Response(status: .noContent)
+            })
     }
 }
 

@@ -1,5 +1,4 @@
 import Foundation
-import HTTPServer
 import StoreCrypto
 import StoreDatabase
 
@@ -15,23 +14,19 @@ struct Login: Sendable {
 
     /// The customer with `email` and `password`.
     ///
-    /// - Throws: ``APIError/invalidCredentials`` (401) for a wrong password or an unknown email alike,
-    ///   or a 429 while the account or the address is throttled.
+    /// - Throws: ``LoginError/invalidCredentials`` for a wrong password or an unknown email alike,
+    ///   or ``LoginError/throttled(retryAfter:)`` while the account or the address is throttled.
     func authenticate(email: String, password: String, address: String?) async throws -> CustomerRecord {
         let account = CustomerRepository.normalizedEmail(email)
         let now = clock.now()
         if let wait = throttle.retryAfter(account: account, address: address, now: now) {
-            var error = APIError(
-                .tooManyRequests, type: "too_many_attempts",
-                message: "Too many failed logins. Try again in a few minutes.")
-            error.headers = ["Retry-After": String(Int(wait.rounded(.up)))]
-            throw error
+            throw LoginError.throttled(retryAfter: wait)
         }
         let customer = try await database.customers.customer(email: account)
         let matches = await verify(password, against: customer?.passwordHash ?? decoyHash)
         guard let customer, matches else {
             throttle.recordFailure(account: account, address: address, now: now)
-            throw APIError.invalidCredentials
+            throw LoginError.invalidCredentials
         }
         throttle.recordSuccess(account: account)
         if hasher.needsRehash(customer.passwordHash) {

@@ -69,12 +69,20 @@ struct Sessions: Sendable {
         return shopper
     }
 
+    /// Ends the session of `request`'s bearer token (logout): the token stops working at once on
+    /// this server, and within the cache's few seconds on the others.
+    func end(_ request: Request) async throws {
+        guard let token = Self.bearerToken(of: request) else { return }
+        cache.forget(token.hash)
+        try await database.sessions.deleteSession(tokenHash: token.hash)
+    }
+
     /// Wraps a handler that needs a shopper: without a valid bearer token the answer is 401.
     func authenticated(
         _ handler: @escaping @Sendable (Request, RequestContext, Shopper) async throws -> Response
     ) -> Router.Handler {
         { request, context in
-            guard let shopper = try await shopper(for: request) else { throw APIError.unauthorized }
+            guard let shopper = try await shopper(for: request) else { throw HTTPError.unauthorized }
             var response = try await handler(request, context, shopper)
             response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
             return response
@@ -111,6 +119,10 @@ final class SessionCache: Sendable {
             }
             return entry.shopper
         }
+    }
+
+    func forget(_ hash: [UInt8]) {
+        _ = entries.withLock { $0.removeValue(forKey: hash) }
     }
 
     func remember(_ shopper: Shopper, for hash: [UInt8], expiresAt: Date, now: Date) {

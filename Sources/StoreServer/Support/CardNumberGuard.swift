@@ -19,10 +19,10 @@ struct CardNumberGuard: Middleware {
         if !request.body.isEmpty, !Self.exempt.contains(context.route ?? request.path),
             Self.holdsCardNumber(body: request.body)
         {
-            throw APIError(CheckoutError.cardNumberRejected)
+            throw CheckoutError.cardNumberRejected
         }
         if let key = request.headers["Idempotency-Key"], CardNumberDetector.containsCardNumber(key) {
-            throw APIError(CheckoutError.cardNumberRejected)
+            throw CheckoutError.cardNumberRejected
         }
         return try await next(request, context)
     }

@@ -25,7 +25,7 @@ import Testing
 
     @Test func aLineIsJSONWithoutSecretsOrCardNumbers() throws {
         let captured = LogLines()
-        let log = AccessLog(sink: { captured.append(String(decoding: $0, as: UTF8.self)) })
+        let log = ServerLog(sink: { captured.append(String(decoding: $0, as: UTF8.self)) })
         log.record(
             AccessLogEntry(
                 method: .get, route: "/shop/4242 4242 4242 4242", status: .notFound, duration: .microseconds(1_234),

@@ -2,13 +2,15 @@ import CheckoutKit
 import Foundation
 import HTTPServer
 
-/// Writes one structured line per request: time, method, route, status, duration, bytes — never a
-/// header, a query string, a body, a token, a password or card data.
+/// The server's structured log: one JSON line per request (time, request id, method, route,
+/// status, duration, bytes), one line per unexpected error (its request id, route and the *type*
+/// of the error), and libmicrohttpd's own messages — never a header, a query string, a body, a
+/// token, a password or card data.
 ///
 /// Lines are JSON objects built directly as bytes (this runs for every request, on the network
 /// threads, so it avoids Foundation's formatters), each written with one `write(2)` so lines from
 /// different threads never interleave.
-public struct AccessLog: Sendable {
+public struct ServerLog: Sendable {
     let sink: @Sendable ([UInt8]) -> Void
     /// Writes out lines the sink holds back; the server calls it every 100 ms and when it stops.
     let flush: @Sendable () -> Void
@@ -23,28 +25,21 @@ public struct AccessLog: Sendable {
     /// writes of up to 4 KiB (one `write(2)` for many requests, each write small enough to reach a
     /// pipe whole) and written out at least every 100 ms and when the server stops. A crash loses
     /// at most the last 100 ms of lines.
-    public static let standardError: AccessLog = {
+    public static let standardError: ServerLog = {
         let buffer = LineBuffer(descriptor: STDERR_FILENO, limit: 4_096)
-        return AccessLog(sink: { buffer.append($0) }, flush: { buffer.flush() })
+        return ServerLog(sink: { buffer.append($0) }, flush: { buffer.flush() })
     }()
 
     /// Discards every line.
-    public static let discard = AccessLog { _ in }
+    public static let discard = ServerLog { _ in }
 
+    /// The access-log line of a request.
     func record(_ entry: AccessLogEntry) {
-        var line: [UInt8] = []
-        line.reserveCapacity(160)
-        line += #"{"time":""#.utf8
-        Self.appendTimestamp(to: &line)
-        line += #"","method":"#.utf8
+        var line = Self.start(level: nil, requestID: entry.requestID)
+        line += #","method":"#.utf8
         JSONText.append(entry.method.rawValue, to: &line)
         line += #","route":"#.utf8
-        // Unmatched requests are logged by their path, which is the client's text: never let a
-        // card number typed into a URL reach the log. (Route patterns hold no digits.)
-        let route = entry.route
-        JSONText.append(
-            route.utf8.contains(where: { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
-                && CardNumberDetector.containsCardNumber(route) ? "(redacted)" : route, to: &line)
+        JSONText.append(Self.loggable(entry.route), to: &line)
         line += #","status":"#.utf8
         Self.appendDecimal(Int64(entry.status.code), to: &line)
         line += #","duration_ms":"#.utf8
@@ -57,6 +52,63 @@ public struct AccessLog: Sendable {
         Self.appendDecimal(Int64(entry.bodyBytes), to: &line)
         line.append(UInt8(ascii: "}"))
         sink(line)
+    }
+
+    /// One line for an unexpected error (a 500): the request id, method and route, and the error's
+    /// type — not its text, which may quote data from the request.
+    func recordUnexpectedError(_ error: any Error, method: String, route: String, requestID: UInt64) {
+        var line = Self.start(level: "error", requestID: requestID)
+        line += #","event":"unexpected_error","method":"#.utf8
+        JSONText.append(method, to: &line)
+        line += #","route":"#.utf8
+        JSONText.append(Self.loggable(route), to: &line)
+        line += #","error_type":"#.utf8
+        JSONText.append(String(reflecting: type(of: error)), to: &line)
+        line.append(UInt8(ascii: "}"))
+        sink(line)
+    }
+
+    /// One line for a message of libmicrohttpd's own, which may quote what a client sent: at most
+    /// 300 bytes of it, and none of it if it holds something like a card number.
+    func recordLibraryMessage(_ message: String) {
+        var line = Self.start(level: "warning", requestID: nil)
+        line += #","event":"http_library","message":"#.utf8
+        let text =
+            CardNumberDetector.containsCardNumber(message)
+            ? "(redacted)" : String(decoding: message.utf8.prefix(300), as: UTF8.self)
+        JSONText.append(text, to: &line)
+        line.append(UInt8(ascii: "}"))
+        sink(line)
+    }
+
+    /// `{"time":"…"` with the level and the request id when there are.
+    private static func start(level: String?, requestID: UInt64?) -> [UInt8] {
+        var line: [UInt8] = []
+        line.reserveCapacity(180)
+        line += #"{"time":""#.utf8
+        appendTimestamp(to: &line)
+        line.append(UInt8(ascii: "\""))
+        if let level {
+            line += #","level":""#.utf8
+            line += level.utf8
+            line.append(UInt8(ascii: "\""))
+        }
+        if let requestID {
+            line += #","request_id":""#.utf8
+            let hex = Array("0123456789abcdef".utf8)
+            for shift in stride(from: 60, through: 0, by: -4) {
+                line.append(hex[Int((requestID >> UInt64(shift)) & 15)])
+            }
+            line.append(UInt8(ascii: "\""))
+        }
+        return line
+    }
+
+    /// Unmatched requests are logged by their path, which is the client's text: never let a card
+    /// number typed into a URL reach the log. (Route patterns hold no digits.)
+    private static func loggable(_ route: String) -> String {
+        route.utf8.contains(where: { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+            && CardNumberDetector.containsCardNumber(route) ? "(redacted)" : route
     }
 
     /// `2026-12-02T12:55:48.123Z`, from the real-time clock.

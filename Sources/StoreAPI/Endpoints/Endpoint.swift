@@ -1,0 +1,108 @@
+/// One endpoint of the store's HTTP API, described once and used by the server's routes, the
+/// Swift client and the tests: its method, its path pattern with `{parameters}`, whether it needs
+/// a session, and — as type parameters — the JSON body it takes and the answer it gives.
+///
+/// ```swift
+/// Endpoints.setQuantity.path("3")   // "/api/basket/items/3"
+/// ```
+public struct Endpoint<Body: Sendable, Answer: Sendable>: Sendable, CustomStringConvertible {
+    /// The request method.
+    public enum Method: String, Sendable {
+        case get = "GET"
+        case post = "POST"
+        case put = "PUT"
+        case delete = "DELETE"
+    }
+
+    /// Who may call it.
+    public enum Access: Sendable {
+        /// Anyone.
+        case open
+        /// A shopper with a session: `Authorization: Bearer <token>` (401 without).
+        case session
+    }
+
+    public let method: Method
+    /// The path with `{name}` for each parameter, such as `/api/orders/{id}`.
+    public let pattern: String
+    public let access: Access
+
+    public init(_ method: Method, _ pattern: String, access: Access = .open) {
+        self.method = method
+        self.pattern = pattern
+        self.access = access
+    }
+
+    /// The names of the pattern's parameters, in order.
+    public var parameterNames: [String] {
+        pattern.split(separator: "/").compactMap { segment in
+            segment.first == "{" && segment.last == "}" ? String(segment.dropFirst().dropLast()) : nil
+        }
+    }
+
+    /// The path with `values` in place of the pattern's parameters, in order, each
+    /// percent-encoded as a path segment (`/` included); missing values leave the parameter empty.
+    public func path(_ values: String...) -> String {
+        path(values)
+    }
+
+    /// The path with `values` in place of the pattern's parameters, in order.
+    public func path(_ values: [String]) -> String {
+        var remaining = values[...]
+        let segments = pattern.split(separator: "/", omittingEmptySubsequences: false).map { segment -> String in
+            guard segment.first == "{", segment.last == "}" else { return String(segment) }
+            return Self.encodedSegment(remaining.popFirst() ?? "")
+        }
+        return segments.joined(separator: "/")
+    }
+
+    /// `GET /api/orders/{id}`.
+    public var description: String { "\(method.rawValue) \(pattern)" }
+
+    /// `value` with every byte outside the unreserved set of RFC 3986 percent-encoded.
+    static func encodedSegment(_ value: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
+                bytes.append(byte)
+            default:
+                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// The body of an endpoint that takes none, and the answer of one that answers with none (204).
+public struct NoBody: Codable, Hashable, Sendable {
+    public init() {}
+}
+
+/// The answer of an endpoint that answers with bytes that are not JSON (an image).
+public struct RawBytes: Hashable, Sendable {
+    public var bytes: [UInt8]
+
+    public init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+}
+
+/// An endpoint with its types forgotten, to list them all.
+public struct AnyEndpoint: Sendable, Hashable, CustomStringConvertible {
+    public let method: String
+    public let pattern: String
+    /// Whether it needs a session.
+    public let needsSession: Bool
+
+    public init<Body, Answer>(_ endpoint: Endpoint<Body, Answer>) {
+        method = endpoint.method.rawValue
+        pattern = endpoint.pattern
+        needsSession = endpoint.access == .session
+    }
+
+    public var description: String { "\(method) \(pattern)" }
+}

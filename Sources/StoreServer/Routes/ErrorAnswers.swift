@@ -1,0 +1,131 @@
+import CheckoutKit
+import Foundation
+import HTTPServer
+import StoreAPI
+import StoreDatabase
+
+// The route layer's half of the one error path: what each of the store's errors answers. The
+// services throw domain errors (`BasketError`, `LoginError`, `IdempotencyError`, CheckoutKit's
+// `CheckoutError`); here they become `HTTPError`s, which the router hands to
+// `StoreErrorResponder` to be written for the request. See docs/DESIGN.md, "One error path".
+
+extension HTTPError {
+    static let unauthorized = HTTPError(
+        .unauthorized, type: "unauthorized",
+        message: "A valid session is required. Create one with POST /api/sessions or log in.",
+        headers: ["WWW-Authenticate": "Bearer"])
+    static let loginRequired = HTTPError(
+        .unauthorized, type: "login_required", message: "Log in to see your profile.",
+        headers: ["WWW-Authenticate": "Bearer"])
+    static let productNotFound = HTTPError.notFound("There is no such product.")
+    static let categoryNotFound = HTTPError.notFound("There is no such category.")
+    static let imageNotFound = HTTPError.notFound("There is no such image.")
+    static let orderNotFound = HTTPError.notFound("There is no such order.")
+    static let userNotFound = HTTPError.notFound("There is no such user.")
+    static let idempotencyKeyRequired = HTTPError(
+        .badRequest, type: "idempotency_key_required",
+        message: "Send an Idempotency-Key header: one new key per payment attempt, reused on retries.")
+    static let invalidIdempotencyKey = HTTPError(
+        .badRequest, type: "invalid_idempotency_key",
+        message: "The Idempotency-Key must be 1 to 255 visible ASCII characters.")
+
+    static func invalidQuantity(field: String = "quantity") -> HTTPError {
+        HTTPError(
+            .unprocessableContent, type: "invalid_quantity",
+            message: "The quantity must be a whole number from 1 to 10.", field: field)
+    }
+
+    static func insufficientStock(available: Int, field: String? = nil) -> HTTPError {
+        HTTPError(
+            .conflict, type: "out_of_stock",
+            message: available == 0 ? "This product is out of stock." : "Only \(available) left in stock.",
+            field: field)
+    }
+
+    static func invalidBody(_ message: String, field: String) -> HTTPError {
+        HTTPError(.unprocessableContent, type: "invalid_body", message: message, field: field)
+    }
+}
+
+extension CheckoutError: HTTPErrorConvertible {
+    public var httpError: HTTPError {
+        var error: HTTPError
+        switch self {
+        case .invalidAmount, .emptyBasket, .unknownPaymentMethod, .invalidCardToken, .cardNumberRejected:
+            error = HTTPError(.unprocessableContent, type: code, message: message)
+        case .declined(let reason):
+            error = HTTPError(HTTPStatus(code: 402), type: code, message: message, reason: reason.rawValue)
+        case .unavailable:
+            error = HTTPError(.serviceUnavailable, type: code, message: message)
+        case .priceChanged, .outOfStock, .promotionUnavailable:
+            error = HTTPError(.conflict, type: code, message: message)
+        case .paymentInProgress:
+            error = HTTPError(.conflict, type: code, message: message, headers: ["Retry-After": "1"])
+        }
+        return error
+    }
+}
+
+extension BasketError: HTTPErrorConvertible {
+    var httpError: HTTPError {
+        switch self {
+        case .unknownProduct: .productNotFound
+        case .insufficientStock(let available): .insufficientStock(available: available)
+        case .invalidPromotion:
+            HTTPError(
+                .unprocessableContent, type: "invalid_promotion", message: "That code isn't valid.", field: "code")
+        }
+    }
+}
+
+extension LoginError: HTTPErrorConvertible {
+    var httpError: HTTPError {
+        switch self {
+        case .invalidCredentials:
+            HTTPError(.unauthorized, type: "invalid_credentials", message: "The email or password is incorrect.")
+        case .throttled(let retryAfter):
+            HTTPError(
+                .tooManyRequests, type: "too_many_attempts",
+                message: "Too many failed logins. Try again in a few minutes.",
+                headers: ["Retry-After": String(Int(retryAfter.rounded(.up)))])
+        }
+    }
+}
+
+extension IdempotencyError: HTTPErrorConvertible {
+    var httpError: HTTPError {
+        switch self {
+        case .mismatch(let field):
+            HTTPError(
+                .unprocessableContent, type: "idempotency_mismatch",
+                message: "This idempotency key was used with a different request. Use a new key for a new payment.",
+                field: field)
+        case .inProgress:
+            HTTPError(
+                .conflict, type: "idempotency_in_progress",
+                message: "A payment with this idempotency key is still being processed. Retry in a moment.",
+                headers: ["Retry-After": "1"])
+        }
+    }
+}
+
+/// Writes the store's errors: `{"error": {"type", "message", "reason"?, "field"?}}` (never cached),
+/// with `WWW-Authenticate: Bearer` on a 401.
+enum StoreErrorResponder {
+    static func respond(to error: HTTPError, _ request: Request, _ context: RequestContext) -> Response {
+        var response = Response.bytes(
+            jsonBody(of: error), contentType: "application/json; charset=utf-8", status: error.status)
+        response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+        if error.status == .unauthorized, !error.headers.contains("WWW-Authenticate") {
+            response.headers.replaceOrAdd(name: "WWW-Authenticate", value: "Bearer")
+        }
+        return response
+    }
+
+    /// The error's JSON body, as answered and as stored to replay.
+    static func jsonBody(of error: HTTPError) -> [UInt8] {
+        let body = ErrorBody(type: error.type, message: error.message, reason: error.reason, field: error.field)
+        return (try? StoreJSON.encoder.encode(body)).map(Array.init)
+            ?? Array(#"{"error":{"type":"internal_error","message":"An internal error occurred."}}"#.utf8)
+    }
+}

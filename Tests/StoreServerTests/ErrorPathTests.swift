@@ -1,0 +1,120 @@
+import Foundation
+import StoreAPI
+import StoreTestSupport
+import Testing
+
+/// The endpoints described in `StoreAPI` are the routes the server answers, and every error —
+/// expected, unknown route, unexpected — takes the one error path.
+@Suite("Endpoints and the error path") struct ErrorPathTests {
+    /// What the router says when no route matches (a missing product says something else).
+    static let noRouteMessage = "No resource exists at this path."
+
+    /// An empty JSON object for the methods that carry a body.
+    static func body(for endpoint: AnyEndpoint) -> String? {
+        endpoint.method == "GET" || endpoint.method == "DELETE" ? nil : "{}"
+    }
+
+    /// Every described endpoint is routed: with made-up parameters it may answer "no such
+    /// product", but never "no such route" or "wrong method".
+    @Test(arguments: Backend.allCases)
+    func everyDescribedEndpointIsRouted(backend: Backend) async throws {
+        try await TestStore.with(backend) { store in
+            let token = try await store.newSession()
+            for endpoint in Endpoints.all + FakeStoreEndpoints.all {
+                let path = endpoint.pattern.replacingOccurrences(
+                    of: #"\{[a-z]+\}"#, with: "1", options: .regularExpression)
+                let reply = try await store.send(endpoint.method, path, token: token, json: Self.body(for: endpoint))
+                #expect(reply.status != 405, "\(endpoint)")
+                #expect(!reply.text.contains(Self.noRouteMessage), "\(endpoint): \(reply.text)")
+            }
+        }
+    }
+
+    /// Every endpoint that needs a session says so with 401 and a challenge when it has none,
+    /// and only those do.
+    @Test(arguments: [Backend.sqlite])
+    func sessionEndpointsRequireASession(backend: Backend) async throws {
+        try await TestStore.with(backend) { store in
+            for endpoint in Endpoints.all {
+                let path = endpoint.pattern.replacingOccurrences(
+                    of: #"\{[a-z]+\}"#, with: "1", options: .regularExpression)
+                let reply = try await store.send(endpoint.method, path, json: Self.body(for: endpoint))
+                if endpoint.needsSession {
+                    #expect(reply.status == 401, "\(endpoint)")
+                    #expect(reply.errorType == "unauthorized", "\(endpoint)")
+                    #expect(reply.header("WWW-Authenticate")?.hasPrefix("Bearer") == true, "\(endpoint)")
+                } else {
+                    #expect(reply.status != 401, "\(endpoint)")
+                }
+            }
+        }
+    }
+
+    /// The same unknown route, on every method, answers the store's JSON error; so do 405s.
+    @Test(arguments: [Backend.sqlite])
+    func unknownRoutesAnswerTheStoresError(backend: Backend) async throws {
+        try await TestStore.with(backend) { store in
+            for method in ["GET", "POST", "DELETE"] {
+                let reply = try await store.send(method, "/api/no/such/thing")
+                #expect(reply.status == 404)
+                #expect(reply.header("Content-Type") == "application/json; charset=utf-8")
+                #expect(reply.errorType == "not_found")
+                #expect(reply.text.contains(Self.noRouteMessage))
+                #expect(reply.header("Cache-Control") == "no-store")
+            }
+            let wrongMethod = try await store.send("PATCH", Endpoints.basket.pattern)
+            #expect(wrongMethod.status == 405)
+            #expect(wrongMethod.errorType == "method_not_allowed")
+            #expect(wrongMethod.header("Allow") == "GET, HEAD")
+            #expect(wrongMethod.header("Content-Type") == "application/json; charset=utf-8")
+        }
+    }
+
+    /// A fault nobody expected (here: the database closed under the server) answers a generic
+    /// 500 and leaves exactly one error line, with the request id of its access line, the route
+    /// and the error's type — nothing from the request.
+    @Test(arguments: Backend.allCases)
+    func anUnexpectedErrorIsLoggedOnce(backend: Backend) async throws {
+        try await TestStore.with(backend) { store in
+            let token = try await store.newSession()
+            _ = try await store.basket(token)
+            await store.database.close()
+            let reply = try await store.send(Endpoints.basket, token: token)
+            #expect(reply.status == 500 || reply.status == 503, "\(reply.status) \(reply.text)")
+            let errors = store.log.all.filter { $0.contains(#""event":"unexpected_error""#) }
+            try #require(errors.count == 1, "\(store.log.all)")
+            let line = try #require(
+                try JSONSerialization.jsonObject(with: Data(errors[0].utf8)) as? [String: Any])
+            #expect(line["level"] as? String == "error")
+            #expect(line["route"] as? String == "/api/basket")
+            #expect(line["method"] as? String == "GET")
+            #expect((line["error_type"] as? String)?.isEmpty == false)
+            let requestID = try #require(line["request_id"] as? String)
+            let access = store.log.all.filter { $0.contains(requestID) && $0.contains(#""status":"#) }
+            #expect(access.count == 1)
+            #expect(!store.log.all.joined().contains(token))
+        }
+    }
+
+    /// libmicrohttpd's own complaints join the JSON log instead of standard error.
+    @Test(arguments: [Backend.sqlite])
+    func libraryMessagesJoinTheLog(backend: Backend) async throws {
+        try await TestStore.with(backend) { store in
+            let status = try await store.rawStatus(
+                "POST /api/sessions HTTP/1.1\r\nHost: x\r\nContent-Length: 4242424242424242x\r\n\r\n", body: [])
+            #expect(status == 400)
+            var messages: [String] = []
+            for _ in 0..<100 {
+                messages = store.log.all.filter { $0.contains(#""event":"http_library""#) }
+                if !messages.isEmpty { break }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(!messages.isEmpty)
+            for message in messages {
+                let line = try #require(try JSONSerialization.jsonObject(with: Data(message.utf8)) as? [String: Any])
+                #expect(line["level"] as? String == "warning")
+                #expect(!message.contains("4242424242424242"))
+            }
+        }
+    }
+}
