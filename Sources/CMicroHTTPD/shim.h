@@ -28,15 +28,18 @@ static inline struct MHD_Daemon *cmhd_start_daemon(unsigned int flags,
                                                    MHD_AccessHandlerCallback handler,
                                                    MHD_RequestCompletedCallback completed,
                                                    MHD_LogCallback logger,
+                                                   MHD_NotifyConnectionCallback connections,
                                                    void *context,
                                                    unsigned int thread_pool_size,
                                                    unsigned int connection_limit,
+                                                   unsigned int per_address_limit,
                                                    unsigned int connection_timeout,
                                                    size_t connection_memory_limit) {
     struct MHD_OptionItem options[] = {
         {MHD_OPTION_LISTEN_SOCKET, listen_fd, NULL},
         {MHD_OPTION_THREAD_POOL_SIZE, (intptr_t)thread_pool_size, NULL},
         {MHD_OPTION_CONNECTION_LIMIT, (intptr_t)connection_limit, NULL},
+        {MHD_OPTION_PER_IP_CONNECTION_LIMIT, (intptr_t)per_address_limit, NULL},
         {MHD_OPTION_CONNECTION_TIMEOUT, (intptr_t)connection_timeout, NULL},
         {MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)connection_memory_limit, NULL},
         {MHD_OPTION_END, 0, NULL},
@@ -45,9 +48,22 @@ static inline struct MHD_Daemon *cmhd_start_daemon(unsigned int flags,
     return MHD_start_daemon(flags, 0, NULL, NULL, handler, context,
                             MHD_OPTION_EXTERNAL_LOGGER, logger, context,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, context,
+                            MHD_OPTION_NOTIFY_CONNECTION, connections, context,
                             MHD_OPTION_UNESCAPE_CALLBACK, cmhd_keep_escaped, NULL,
                             MHD_OPTION_ARRAY, options,
                             MHD_OPTION_END);
+}
+
+// Whether a connection notification says the connection opened (otherwise it closed).
+static inline int cmhd_connection_opened(enum MHD_ConnectionNotificationCode code) {
+    return code == MHD_CONNECTION_NOTIFY_STARTED;
+}
+
+// The socket of a connection, or -1 when it cannot be told.
+static inline int cmhd_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info == NULL ? -1 : info->connect_fd;
 }
 
 // The port the daemon listens on, or 0 when it cannot be told.

@@ -25,6 +25,14 @@ extension HTTPServer {
         public var connectionTimeout: Int
         /// The most connections open at once; further ones are closed right after being accepted.
         public var connectionLimit: Int
+        /// The most connections open at once from one client address (0: no limit of its own), so
+        /// that one client cannot take every slot of ``connectionLimit``.
+        public var connectionsPerAddress: Int
+        /// How long a connection may take to send a request's header fields, counted from when it
+        /// opened or its previous response was sent; then it is closed. Unlike
+        /// ``connectionTimeout``, a client trickling a byte at a time does not reset it, and it also
+        /// bounds how long an idle keep-alive connection is kept.
+        public var headerDeadline: Duration
         /// The length of the kernel's queue of connections not yet accepted.
         public var listenBacklog: Int
         /// How long ``HTTPServer/shutdown()`` waits for requests in progress before answering
@@ -43,12 +51,14 @@ extension HTTPServer {
         public var libraryMessages: (@Sendable (String) -> Void)?
 
         /// The defaults: loopback, a free port, one network thread per core, 1 MiB bodies,
-        /// 32 KiB per connection, 30 s timeout, 1024 connections, 30 s grace period.
+        /// 32 KiB per connection, 30 s timeout, 1024 connections of which 128 per address, 15 s for
+        /// the header fields, 30 s grace period.
         public init(
             host: String = "127.0.0.1", port: Int = 0,
             threadPoolSize: Int = ProcessInfo.processInfo.activeProcessorCount,
             maxBodyBytes: Int = 1 << 20, connectionMemoryLimit: Int = 32 << 10, connectionTimeout: Int = 30,
-            connectionLimit: Int = 1024, listenBacklog: Int = 511, shutdownGracePeriod: Duration = .seconds(30),
+            connectionLimit: Int = 1024, connectionsPerAddress: Int = 128, headerDeadline: Duration = .seconds(15),
+            listenBacklog: Int = 511, shutdownGracePeriod: Duration = .seconds(30),
             defaultHeaders: HTTPHeaders = [:], accessLog: (@Sendable (AccessLogEntry) -> Void)? = nil
         ) {
             self.host = host
@@ -58,6 +68,8 @@ extension HTTPServer {
             self.connectionMemoryLimit = connectionMemoryLimit
             self.connectionTimeout = connectionTimeout
             self.connectionLimit = connectionLimit
+            self.connectionsPerAddress = connectionsPerAddress
+            self.headerDeadline = headerDeadline
             self.listenBacklog = listenBacklog
             self.shutdownGracePeriod = shutdownGracePeriod
             self.defaultHeaders = defaultHeaders

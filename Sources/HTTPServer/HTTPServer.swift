@@ -45,6 +45,8 @@ public final class HTTPServer: Sendable {
         let listenSocket: Int32
         let port: Int
         let context: Unmanaged<ServerCore>
+        /// Closes connections that miss the header deadline.
+        let watcher: Task<Void, Never>
     }
 
     private enum RunState: Sendable {
@@ -112,10 +114,10 @@ public final class HTTPServer: Sendable {
                         connection: connection, url: url, method: method, uploadData: uploadData,
                         uploadDataSize: uploadDataSize, requestContext: requestContext)
                 },
-                { context, _, requestContext, _ in
+                { context, connection, requestContext, _ in
                     guard let context else { return }
                     Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue().completed(
-                        requestContext: requestContext)
+                        connection: connection, requestContext: requestContext)
                 },
                 { context, format, arguments in
                     guard let context, let format, let arguments else { return }
@@ -125,9 +127,19 @@ public final class HTTPServer: Sendable {
                     Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue().libraryMessage(
                         String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
                 },
+                { context, connection, _, event in
+                    guard let context, let connection else { return }
+                    let core = Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue()
+                    if cmhd_connection_opened(event) != 0 {
+                        core.connectionOpened(connection)
+                    } else {
+                        core.connectionClosed(connection)
+                    }
+                },
                 context.toOpaque(),
                 UInt32(clamping: max(1, configuration.threadPoolSize)),
                 UInt32(clamping: max(1, configuration.connectionLimit)),
+                UInt32(clamping: max(0, configuration.connectionsPerAddress)),
                 UInt32(clamping: max(0, configuration.connectionTimeout)),
                 max(4096, configuration.connectionMemoryLimit))
             pthread_sigmask(SIG_SETMASK, &previous, nil)
@@ -142,7 +154,9 @@ public final class HTTPServer: Sendable {
             if port == 0 {
                 port = Listener.localPort(of: listenSocket)
             }
-            state = .running(Daemon(pointer: daemon, listenSocket: listenSocket, port: port, context: context))
+            let watcher = Task.detached { [core] in await core.watchHeaderDeadline() }
+            state = .running(
+                Daemon(pointer: daemon, listenSocket: listenSocket, port: port, context: context, watcher: watcher))
         }
     }
 
@@ -178,6 +192,7 @@ public final class HTTPServer: Sendable {
 
     /// Stops the daemon: every suspended connection must have been resumed before.
     private static func stop(_ daemon: Daemon) {
+        daemon.watcher.cancel()
         MHD_stop_daemon(daemon.pointer)
         close(daemon.listenSocket)
         daemon.context.release()

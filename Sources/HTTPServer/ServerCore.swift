@@ -162,6 +162,18 @@ final class ServerCore: Sendable {
         var inFlight = 0
         /// Replies whose connection is (or is about to be) suspended.
         var parked: [ObjectIdentifier: AsyncReply] = [:]
+        /// The open connections, by their libmicrohttpd handle's address.
+        var connections: [UInt: WatchedConnection] = [:]
+    }
+
+    /// An open connection, for ``HTTPServer/Configuration/headerDeadline``.
+    private struct WatchedConnection: Sendable {
+        /// Its socket, shut down when it misses the deadline; it stays open until libmicrohttpd
+        /// closes the connection, which it does after removing it from here.
+        let socket: Int32
+        /// Since when it has been waiting for a request's header fields; `nil` while a request is
+        /// in progress.
+        var waitingSince: ContinuousClock.Instant?
     }
 
     /// ``HTTPServer/Configuration/defaultHeaders`` as C strings, converted once; only the valid
@@ -211,6 +223,55 @@ final class ServerCore: Sendable {
         }
         for reply in parked {
             reply.abandon()
+        }
+    }
+
+    // MARK: - Connections and the header deadline
+
+    private static func key(_ connection: OpaquePointer) -> UInt {
+        UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection)))
+    }
+
+    /// A connection opened: its header fields are awaited from now.
+    func connectionOpened(_ connection: OpaquePointer) {
+        let socket = cmhd_connection_fd(connection)
+        guard socket >= 0 else { return }
+        let now = ContinuousClock.now
+        lifecycle.withLock {
+            $0.connections[Self.key(connection)] = WatchedConnection(socket: socket, waitingSince: now)
+        }
+    }
+
+    /// A connection closed. libmicrohttpd says so before it closes the socket, so a socket found
+    /// in ``closeLateConnections(now:)`` under the lock is still this connection's.
+    func connectionClosed(_ connection: OpaquePointer) {
+        lifecycle.withLock { _ = $0.connections.removeValue(forKey: Self.key(connection)) }
+    }
+
+    /// Shuts down the socket of every connection that has waited longer than the header deadline
+    /// for a request's header fields; libmicrohttpd then sees the end of the stream and closes the
+    /// connection. Returns how many were shut down.
+    @discardableResult
+    func closeLateConnections(now: ContinuousClock.Instant) -> Int {
+        let deadline = configuration.headerDeadline
+        return lifecycle.withLock { state in
+            var closed = 0
+            for (key, watched) in state.connections {
+                guard let since = watched.waitingSince, now - since > deadline else { continue }
+                shutdown(watched.socket, Int32(SHUT_RDWR))
+                state.connections[key]?.waitingSince = nil
+                closed += 1
+            }
+            return closed
+        }
+    }
+
+    /// Runs ``closeLateConnections(now:)`` a few times per deadline until cancelled.
+    func watchHeaderDeadline() async {
+        let interval = min(.seconds(1), configuration.headerDeadline / 4)
+        while !Task.isCancelled {
+            try? await Task.sleep(for: max(interval, .milliseconds(10)))
+            closeLateConnections(now: .now)
         }
     }
 
@@ -269,12 +330,17 @@ final class ServerCore: Sendable {
         }
     }
 
-    /// The completion callback: the request is over (answered, failed or cut off).
-    func completed(requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+    /// The completion callback: the request is over (answered, failed or cut off); on a
+    /// keep-alive connection the next request's header fields are awaited from now.
+    func completed(connection: OpaquePointer?, requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
         guard let requestContext, let stored = requestContext.pointee else { return }
         requestContext.pointee = nil
         Unmanaged<RequestState>.fromOpaque(stored).release()
-        lifecycle.withLock { $0.inFlight -= 1 }
+        let now = ContinuousClock.now
+        lifecycle.withLock { state in
+            state.inFlight -= 1
+            if let connection { state.connections[Self.key(connection)]?.waitingSince = now }
+        }
     }
 
     // MARK: - Steps of a request
@@ -293,7 +359,10 @@ final class ServerCore: Sendable {
             startTime: startTime, requestID: requestIDs.next(), request: request, match: router.match(request),
             live: liveRequests)
         requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
-        lifecycle.withLock { $0.inFlight += 1 }
+        lifecycle.withLock { state in
+            state.inFlight += 1
+            state.connections[Self.key(connection)]?.waitingSince = nil
+        }
 
         if let declared = request.headers["Content-Length"].flatMap({ Int($0) }) {
             if declared > configuration.maxBodyBytes {

@@ -20,13 +20,20 @@ public final class StoreServer: Sendable {
         public var provider: any PaymentProvider
         /// How often attempts whose request died are resolved with the provider.
         public var reconciliationInterval: Duration
+        /// The most connections open at once from one client address.
+        public var connectionsPerAddress: Int
+        /// How long a client may take to send a request's header fields.
+        public var headerDeadline: Duration
 
         public init(
             provider: any PaymentProvider, host: String = "127.0.0.1", port: Int = 8080,
             configuration: StoreConfiguration = StoreConfiguration(), clock: StoreClock = .system,
             hasher: PasswordHasher = .interactive, log: ServerLog = .standardError,
-            reconciliationInterval: Duration = .seconds(5)
+            reconciliationInterval: Duration = .seconds(5), connectionsPerAddress: Int = 128,
+            headerDeadline: Duration = .seconds(15)
         ) {
+            self.connectionsPerAddress = connectionsPerAddress
+            self.headerDeadline = headerDeadline
             self.provider = provider
             self.reconciliationInterval = reconciliationInterval
             self.host = host
@@ -107,6 +114,8 @@ public final class StoreServer: Sendable {
         // libmicrohttpd clears each connection's memory pool for every request: 16 KiB (ample for
         // the store's requests: a 431 past that) costs half the default's clearing.
         httpConfiguration.connectionMemoryLimit = 16 << 10
+        httpConfiguration.connectionsPerAddress = options.connectionsPerAddress
+        httpConfiguration.headerDeadline = options.headerDeadline
         httpConfiguration.accessLog = { entry in log.record(entry) }
         httpConfiguration.libraryMessages = { message in log.recordLibraryMessage(message) }
         server = HTTPServer(configuration: httpConfiguration, router: router)

@@ -58,7 +58,7 @@ let storeHeaders: HTTPHeaders = [
 
 func makeServer(
     recorder: Recorder = Recorder(), maxBodyBytes: Int = 1 << 20, grace: Duration = .seconds(10),
-    extraRoutes: (inout Router) -> Void = { _ in }
+    extraRoutes: (inout Router) -> Void = { _ in }, configure: (inout HTTPServer.Configuration) -> Void = { _ in }
 ) throws -> HTTPServer {
     var router = Router()
     router.errorReporter = { error, _, _ in recorder.report(error) }
@@ -93,6 +93,7 @@ func makeServer(
         threadPoolSize: 2, maxBodyBytes: maxBodyBytes, shutdownGracePeriod: grace, defaultHeaders: storeHeaders)
     configuration.accessLog = { recorder.log($0) }
     configuration.libraryMessages = { recorder.libraryMessage($0) }
+    configure(&configuration)
     let server = HTTPServer(configuration: configuration, router: router)
     try server.start()
     return server
@@ -282,7 +283,8 @@ struct ServerTests {
     }
 
     @Test func manyConcurrentAsyncRequests() async throws {
-        let server = try makeServer()
+        // 200 connections from one address: more than its default share.
+        let server = try makeServer(configure: { $0.connectionsPerAddress = 0 })
         let port = server.port
         let statuses = try await onThread { try fetchConcurrently(port: port, count: 200, target: "/sleep/50") }
         #expect(statuses.count == 200)

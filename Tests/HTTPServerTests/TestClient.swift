@@ -19,13 +19,31 @@ struct ClientError: Error, CustomStringConvertible {
 
 /// A minimal blocking HTTP/1.1 client over one TCP connection, so tests control exactly what is
 /// sent (keep-alive, oversized and malformed requests). Every call has a 10-second timeout.
-final class RawConnection {
+/// `@unchecked Sendable`: a test hands a connection from the thread that opened it to the one
+/// that reads it, never using it from two threads at once.
+final class RawConnection: @unchecked Sendable {
     let socketFD: Int32
     private var buffer: [UInt8] = []
 
-    init(port: Int, timeoutSeconds: Int = 10) throws {
+    /// Connects to `port` on 127.0.0.1, from `source` (another loopback address such as
+    /// `127.0.0.2`, so that a test can play clients at different addresses) when given.
+    init(port: Int, timeoutSeconds: Int = 10, from source: String? = nil) throws {
         socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socketFD >= 0 else { throw ClientError(description: "socket failed") }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else {
+                close(socketFD)
+                throw ClientError(description: "bind to \(source) failed: errno \(errno)")
+            }
+        }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(socketFD, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(socketFD, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -112,6 +130,19 @@ final class RawConnection {
         let body = Array(buffer[..<length])
         buffer.removeFirst(length)
         return WireResponse(status: status, headers: headers, body: body)
+    }
+
+    /// Whether the peer closed (or reset) the connection within `seconds`: `false` when it is still
+    /// open then. Anything the peer sent before is skipped.
+    func closes(within seconds: Double) -> Bool {
+        var timeout = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - Double(Int(seconds))) * 1_000_000))
+        setsockopt(socketFD, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { recv(socketFD, $0.baseAddress, $0.count, 0) }
+            if count == 0 { return true }
+            if count < 0 { return errno == ECONNRESET }
+        }
     }
 
     /// Whether the peer closed the connection (reads until end of stream or timeout).
