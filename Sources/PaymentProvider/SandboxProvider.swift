@@ -3,7 +3,7 @@ import Foundation
 import StoreDatabase
 import StoreSQL
 
-/// The built-in provider that behaves like a real provider's test mode (SPEC §5).
+/// The built-in provider that behaves like a real provider's test mode (docs/BEHAVIOUR.md §5).
 ///
 /// | token | outcome |
 /// |---|---|

@@ -1,7 +1,7 @@
 import CheckoutKit
 import Foundation
 
-/// The shopper's basket, priced (SPEC §9 `GET /api/basket`).
+/// The shopper's basket, priced (docs/BEHAVIOUR.md §9 `GET /api/basket`).
 public struct BasketBody: Codable, Hashable, Sendable {
     public var items: [BasketItemBody]
     public var subtotal: Money
@@ -84,7 +84,7 @@ public struct BasketBody: Codable, Hashable, Sendable {
 public typealias BasketItemBody = LineItemBody
 
 /// A line of a basket or of an order: `product_id`, `title`, `unit_price`, `quantity`,
-/// `line_total` (SPEC §9 gives both the same shape).
+/// `line_total` (docs/BEHAVIOUR.md §9 gives both the same shape).
 public struct LineItemBody: Codable, Hashable, Sendable {
     public var productID: Int64
     public var title: String

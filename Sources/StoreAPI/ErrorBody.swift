@@ -1,4 +1,4 @@
-/// Every API error: `{"error": {"type": "…", "message": "…"}}` (SPEC §9), with a `reason` for
+/// Every API error: `{"error": {"type": "…", "message": "…"}}` (docs/BEHAVIOUR.md §9), with a `reason` for
 /// declines and the `field` that differs for `idempotency_mismatch`.
 public struct ErrorBody: Codable, Hashable, Sendable, Error {
     public struct Detail: Codable, Hashable, Sendable {

@@ -1,7 +1,7 @@
 import CheckoutKit
 import Foundation
 
-/// An order as the API shows it (SPEC §9): the prices as charged.
+/// An order as the API shows it (docs/BEHAVIOUR.md §9): the prices as charged.
 public struct OrderBody: Codable, Hashable, Sendable {
     /// Opaque and not guessable.
     public var id: String

@@ -1,7 +1,7 @@
 import CheckoutKit
 import Foundation
 
-/// A product as the native API shows it (SPEC §9).
+/// A product as the native API shows it (docs/BEHAVIOUR.md §9).
 public struct ProductBody: Codable, Hashable, Sendable {
     public var id: Int64
     public var title: String

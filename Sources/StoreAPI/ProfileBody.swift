@@ -1,7 +1,7 @@
 import CheckoutKit
 import Foundation
 
-/// The signed-in customer's profile with their membership tier (SPEC §8).
+/// The signed-in customer's profile with their membership tier (docs/BEHAVIOUR.md §8).
 public struct ProfileBody: Codable, Hashable, Sendable {
     public var firstName: String
     public var lastName: String

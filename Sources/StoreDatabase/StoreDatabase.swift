@@ -22,6 +22,7 @@ public struct StoreDatabase: Sendable {
     public var payments: PaymentRepository { PaymentRepository(database: sql) }
     public var orders: OrderRepository { OrderRepository(database: sql) }
     public var analytics: AnalyticsRepository { AnalyticsRepository(database: sql) }
+    public var housekeeping: HousekeepingRepository { HousekeepingRepository(database: sql) }
 
     /// Opens the database at `url`, applies pending migrations and, when `seed` is set, seeds it.
     ///

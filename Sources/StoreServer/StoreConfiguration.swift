@@ -14,17 +14,29 @@ public struct StoreConfiguration: Sendable {
     /// How often the catalog snapshot served to readers is refreshed from the database (changes
     /// made through this server refresh it at once).
     public var catalogRefreshInterval: Duration
-    /// Failed logins allowed per account, and per client address, within ``loginThrottleWindow``.
-    public var loginFailuresPerAccount: Int
+    /// Failed logins allowed within ``loginThrottleWindow``: for one account from one address, from
+    /// one address for any accounts, and for one account from addresses it has not logged in from.
+    /// See `LoginThrottle` for the whole policy.
+    public var loginFailuresPerAccountAndAddress: Int
     public var loginFailuresPerAddress: Int
+    public var loginFailuresPerAccount: Int
     public var loginThrottleWindow: TimeInterval
+    /// New anonymous shoppers (`POST /api/sessions`, `POST /carts` without a token) one client
+    /// address may create: a burst of this many, then this many a minute.
+    public var newShoppersPerAddressPerMinute: Int
+    public var newShoppersPerAddressBurst: Int
 
     public init(
         currency: Currency = .eur, shipping: ShippingPolicy = .standard, fees: FeePolicy = .standard,
         locale: Locale = Locale(identifier: "en_US"), sessionLifetime: TimeInterval = 30 * 24 * 3_600,
-        catalogRefreshInterval: Duration = .seconds(1), loginFailuresPerAccount: Int = 5,
-        loginFailuresPerAddress: Int = 20, loginThrottleWindow: TimeInterval = 15 * 60
+        catalogRefreshInterval: Duration = .seconds(1), loginFailuresPerAccountAndAddress: Int = 5,
+        loginFailuresPerAddress: Int = 20, loginFailuresPerAccount: Int = 20,
+        loginThrottleWindow: TimeInterval = 15 * 60,
+        newShoppersPerAddressPerMinute: Int = 60, newShoppersPerAddressBurst: Int = 120
     ) {
+        self.newShoppersPerAddressPerMinute = newShoppersPerAddressPerMinute
+        self.newShoppersPerAddressBurst = newShoppersPerAddressBurst
+        self.loginFailuresPerAccountAndAddress = loginFailuresPerAccountAndAddress
         self.currency = currency
         self.shipping = shipping
         self.fees = fees
@@ -47,4 +59,15 @@ public struct StoreClock: Sendable {
 
     /// The system clock.
     public static let system = StoreClock { Date() }
+}
+
+extension StoreConfiguration {
+    /// The login throttle's limits: these, at most 2 checks of one account at once, and an address
+    /// trusted for an account for 30 days after it logged in.
+    var loginLimits: LoginThrottle.Limits {
+        LoginThrottle.Limits(
+            perAccountAndAddress: loginFailuresPerAccountAndAddress, perAddress: loginFailuresPerAddress,
+            perAccount: loginFailuresPerAccount, inFlightPerAccount: 2, window: loginThrottleWindow,
+            trustedFor: 30 * 24 * 3_600)
+    }
 }

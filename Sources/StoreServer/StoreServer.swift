@@ -68,7 +68,11 @@ public final class StoreServer: Sendable {
         let catalog = CatalogCache(database: database)
         try await catalog.refresh()
         self.catalog = catalog
-        let sessions = Sessions(database: database, clock: options.clock, lifetime: configuration.sessionLifetime)
+        let sessions = Sessions(
+            database: database, clock: options.clock, lifetime: configuration.sessionLifetime,
+            newShoppers: NewShopperLimit(
+                perMinute: configuration.newShoppersPerAddressPerMinute, burst: configuration.newShoppersPerAddressBurst
+            ))
         let baskets = BasketService(database: database, configuration: configuration, clock: options.clock)
         let hasher = options.hasher
         let decoyHash = try await withCheckedThrowingContinuation { continuation in
@@ -76,9 +80,7 @@ public final class StoreServer: Sendable {
         }
         let login = Login(
             database: database, hasher: options.hasher,
-            throttle: LoginThrottle(
-                perAccount: configuration.loginFailuresPerAccount, perAddress: configuration.loginFailuresPerAddress,
-                window: configuration.loginThrottleWindow),
+            throttle: LoginThrottle(limits: configuration.loginLimits),
             clock: options.clock, decoyHash: decoyHash)
         let portBox = Locked(options.port)
 
@@ -159,11 +161,12 @@ public final class StoreServer: Sendable {
         let housekeeping = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .seconds(600))
-                // Expired sessions go; failed payment attempts are kept a week (keys live ≥ 24 h).
+                // Expired sessions go; failed payment attempts are kept a week (keys live ≥ 24 h);
+                // anonymous shoppers nobody can reach any more go a day after they were made.
                 let now = clock.now()
-                _ = try? await database.sessions.deleteExpiredSessions(now: now)
-                _ = try? await database.payments.deleteFailedAttempts(
-                    createdBefore: now.addingTimeInterval(-7 * 86_400))
+                _ = try? await database.housekeeping.run(
+                    now: now, failedAttemptsBefore: now.addingTimeInterval(-7 * 86_400),
+                    shoppersBefore: now.addingTimeInterval(-86_400))
             }
         }
         let log = self.log

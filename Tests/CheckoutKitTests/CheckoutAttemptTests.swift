@@ -1,7 +1,7 @@
 import CheckoutKit
 import Testing
 
-/// SPEC §5 "Never charge twice", the client-side rules.
+/// docs/BEHAVIOUR.md §5 "Never charge twice", the client-side rules.
 @Suite struct CheckoutAttemptTests {
     final class KeyMaker {
         var made: [IdempotencyKey] = []

@@ -24,7 +24,7 @@ func basisPoints(_ value: Int) -> Rate {
     return rate
 }
 
-/// The three products of SPEC §3's worked cases.
+/// The three products of docs/BEHAVIOUR.md §3's worked cases.
 enum Catalog {
     static let waterBottle = BasketLine(
         productID: ProductID(1), title: "Water bottle", unitPrice: eur(10_20), quantity: .one)
@@ -34,7 +34,7 @@ enum Catalog {
     }
 }
 
-/// The seeded promotions of SPEC §4.
+/// The seeded promotions of docs/BEHAVIOUR.md §4.
 enum Promotions {
     static let run10 = Promotion(code: code("RUN10"), kind: .percentOff(percent(10)), minimumSubtotal: eur(0))
     static let gift25 = Promotion(code: code("GIFT25"), kind: .amountOff(eur(25_00)), minimumSubtotal: eur(0))

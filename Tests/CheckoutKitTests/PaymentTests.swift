@@ -49,7 +49,7 @@ import Testing
         #expect(CardNumberDetector.containsCardNumber("4242 4242 4242 4242 428"))
     }
 
-    /// What SPEC §5 says must never be refused: UUID keys, amounts, order ids, timestamps, dates.
+    /// What docs/BEHAVIOUR.md §5 says must never be refused: UUID keys, amounts, order ids, timestamps, dates.
     @Test(arguments: [
         "1a2b3c4d-5e6f-4a1b-8123-100000000003",  // once refused: "8123-100000000003" is Luhn-valid
         "12345678-4242-4242-4242-424242424242",  // all-digit UUID groups
@@ -195,6 +195,19 @@ import Testing
         var generator = SystemRandomNumberGenerator()
         let ids = Set((0..<1_000).map { _ in OrderID.random(using: &generator) })
         #expect(ids.count == 1_000)
+        #expect(ids.allSatisfy { OrderID(parsing: $0.rawValue) == $0 })
+    }
+
+    @Test func onlyTheFormOfAnOrderIDIsParsed() {
+        #expect(OrderID(parsing: "ord_0h3k5m7n9p1r3t5v7x9z1b3d5f") != nil)
+        for text in [
+            "", "ord_", "ord_0h3k5m7n9p1r3t5v7x9z1b3d5", "ord_0h3k5m7n9p1r3t5v7x9z1b3d5ff",
+            "ORD_0h3k5m7n9p1r3t5v7x9z1b3d5f",
+            "ord_0h3k5m7n9p1r3t5v7x9z1b3d5\u{0}", "ord_0h3k5m7n9p1r3t5v7x9z1b3d5i", "pay_0h3k5m7n9p1r3t5v7x9z1b3d5f",
+            "1",
+        ] {
+            #expect(OrderID(parsing: text) == nil, "\(text)")
+        }
     }
 }
 

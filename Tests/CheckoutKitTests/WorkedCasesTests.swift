@@ -2,8 +2,8 @@ import CheckoutKit
 import Foundation
 import Testing
 
-/// Every worked case of SPEC §3–§5, one named test each.
-@Suite("SPEC worked cases") struct WorkedCasesTests {
+/// Every worked case of docs/BEHAVIOUR.md §3–§5, one named test each.
+@Suite("Worked cases of docs/BEHAVIOUR.md") struct WorkedCasesTests {
     let policy = ShippingPolicy.standard
 
     @Test("§3: 10.20 + 21.90 + 2 × 8.95 → subtotal 50.00, shipping 0.00, total 50.00")

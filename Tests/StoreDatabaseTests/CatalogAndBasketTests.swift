@@ -30,7 +30,10 @@ import Testing
             #expect(try await database.sessions.session(tokenHash: hash, now: testNow.addingTimeInterval(3_600)) == nil)
             #expect(
                 try await database.sessions.session(tokenHash: [UInt8](repeating: 8, count: 32), now: testNow) == nil)
-            #expect(try await database.sessions.deleteExpiredSessions(now: testNow.addingTimeInterval(7_200)) == 1)
+            let later = testNow.addingTimeInterval(7_200)
+            let report = try await database.housekeeping.run(
+                now: later, failedAttemptsBefore: later, shoppersBefore: testNow)
+            #expect(report.sessions == 1)
         }
     }
 
@@ -50,7 +53,7 @@ import Testing
             let basket = try await database.baskets.basket(for: shopper)
             #expect(basket.lines.map(\.product.id) == [ProductID(1), ProductID(2), ProductID(3)])
             #expect(basket.promotionCode == PromotionCode("RUN10"))
-            // SPEC §4's worked case, priced from what was stored.
+            // docs/BEHAVIOUR.md §4's worked case, priced from what was stored.
             let run10 = try await database.promotions.promotion(#require(basket.promotionCode))
             let price = try Pricing.price(basket.basketLines, promotion: run10, tier: .free, shipping: .standard)
             #expect(price.subtotal == eur(50_00))

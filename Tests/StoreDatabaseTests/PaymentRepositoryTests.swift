@@ -198,8 +198,14 @@ func timesUsed(_ database: StoreDatabase, _ code: String) async throws -> Int {
             _ = try await database.payments.recordFailed(
                 record, response: StoredResponse(status: 402, body: "{}"), event: nil, now: testNow)
             let paid = try await placeOrder(database, try await makeAttempt(database, shopper: shopper, key: "paid"))
-            #expect(try await database.payments.deleteFailedAttempts(createdBefore: testNow) == 0)
-            #expect(try await database.payments.deleteFailedAttempts(createdBefore: testNow.addingTimeInterval(1)) == 1)
+            let housekeeping = database.housekeeping
+            #expect(
+                try await housekeeping.run(now: testNow, failedAttemptsBefore: testNow, shoppersBefore: testNow)
+                    .failedAttempts == 0)
+            #expect(
+                try await housekeeping.run(
+                    now: testNow, failedAttemptsBefore: testNow.addingTimeInterval(1), shoppersBefore: testNow
+                ).failedAttempts == 1)
             #expect(try await database.payments.attempt(shopper: shopper, key: "declined") == nil)
             #expect(try await database.payments.attempt(shopper: shopper, key: "paid")?.orderID == paid.id)
         }

@@ -4,7 +4,7 @@ import StoreClient
 import StoreFeatures
 import Testing
 
-/// SPEC §10, the basket: loading, lines, totals, the promotion code and the method picker.
+/// docs/BEHAVIOUR.md §10, the basket: loading, lines, totals, the promotion code and the method picker.
 @MainActor
 @Suite struct BasketModelTests {
     let basket = FakeBasketClient()

@@ -4,7 +4,7 @@ import StoreClient
 import StoreFeatures
 import Testing
 
-/// SPEC §5 "Never charge twice" and §10's checkout: the confirm step and one idempotency key per
+/// docs/BEHAVIOUR.md §5 "Never charge twice" and §10's checkout: the confirm step and one idempotency key per
 /// attempt, as the basket model applies them.
 @MainActor
 @Suite struct CheckoutTests {
@@ -223,7 +223,7 @@ import Testing
         #expect(checkout.calls.last?.request.expectedTotal == eur(35_80))
     }
 
-    @Test("each failure has its message for people (SPEC §5)")
+    @Test("each failure has its message for people (docs/BEHAVIOUR.md §5)")
     func failureMessages() {
         #expect(StoreClientError.unavailable.paymentMessage == Self.unavailableMessage)
         #expect(Self.declined.paymentMessage.hasPrefix("Your bank declined the payment."))

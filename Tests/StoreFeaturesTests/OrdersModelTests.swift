@@ -3,7 +3,7 @@ import StoreClient
 import StoreFeatures
 import Testing
 
-/// SPEC §10, orders: the shopper's orders and one receipt.
+/// docs/BEHAVIOUR.md §10, orders: the shopper's orders and one receipt.
 @MainActor
 @Suite struct OrdersModelTests {
     let orders = FakeOrdersClient()

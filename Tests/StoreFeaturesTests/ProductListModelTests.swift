@@ -4,7 +4,7 @@ import StoreClient
 import StoreFeatures
 import Testing
 
-/// SPEC §10, the product list: loading once, retry, and the add-to-basket counters.
+/// docs/BEHAVIOUR.md §10, the product list: loading once, retry, and the add-to-basket counters.
 @MainActor
 @Suite struct ProductListModelTests {
     let catalog = FakeCatalogClient()

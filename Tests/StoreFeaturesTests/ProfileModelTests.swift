@@ -5,7 +5,7 @@ import StoreClient
 import StoreFeatures
 import Testing
 
-/// SPEC §6 and §10, the profile: name, email, and the tier from cached subscription facts.
+/// docs/BEHAVIOUR.md §6 and §10, the profile: name, email, and the tier from cached subscription facts.
 @MainActor
 @Suite struct ProfileModelTests {
     let profile = FakeProfileClient()

@@ -5,7 +5,7 @@ import StoreClient
 import StoreFeatures
 import Testing
 
-/// SPEC §10, the root: tabs, the basket opened from Products, login and logout.
+/// docs/BEHAVIOUR.md §10, the root: tabs, the basket opened from Products, login and logout.
 @MainActor
 @Suite struct RootModelTests {
     let catalog = FakeCatalogClient()

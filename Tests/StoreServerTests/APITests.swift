@@ -6,7 +6,7 @@ import StoreDatabase
 import StoreTestSupport
 import Testing
 
-/// SPEC §3–§4 and §8–§9 through the real server on a loopback port, on SQLite and PostgreSQL.
+/// docs/BEHAVIOUR.md §3–§4 and §8–§9 through the real server on a loopback port, on SQLite and PostgreSQL.
 @Suite("Store API end to end") struct APITests {
     @Test("§3 and §4 worked cases through the API", arguments: Backend.allCases)
     func workedCases(backend: Backend) async throws {

@@ -5,7 +5,7 @@ import Testing
 
 @testable import StoreServer
 
-/// The card-number guard judges decoded values: what must never be refused (SPEC §5) passes, and
+/// The card-number guard judges decoded values: what must never be refused (docs/BEHAVIOUR.md §5) passes, and
 /// every test card number, however it is written, in any field, is refused.
 @Suite("Card-number guard") struct CardNumberGuardTests {
     static let testCards = [

@@ -15,7 +15,7 @@ extension TestStore {
             headers: headers)
     }
 
-    /// A shopper with the worked-case basket of SPEC §4: 10.20 + 21.90 + 2 × 8.95 with RUN10 = 45.00.
+    /// A shopper with the worked-case basket of docs/BEHAVIOUR.md §4: 10.20 + 21.90 + 2 × 8.95 with RUN10 = 45.00.
     func workedCaseShopper() async throws -> String {
         let token = try await newSession()
         _ = try await setQuantity(1, of: 1, token: token)

@@ -5,7 +5,7 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// The `store` executable, run as a separate process (SPEC §11).
+/// The `store` executable, run as a separate process (docs/BEHAVIOUR.md §11).
 @Suite("store command", .serialized) struct CommandLineTests {
     /// The `store` binary built beside the test bundle.
     static var storeBinary: URL {

@@ -117,4 +117,42 @@ import Testing
             }
         }
     }
+
+    /// A NUL or another control character in any text a client sends is bad input, never a 500
+    /// (PostgreSQL cannot even store a NUL).
+    @Test(arguments: Backend.allCases)
+    func controlCharactersInTextAreBadInputNotFaults(backend: Backend) async throws {
+        try await TestStore.with(backend) { store in
+            let token = try await store.newSession()
+            #expect(try await store.setQuantity(1, of: 1, token: token).status == 200)
+            let replies = [
+                try await store.send(
+                    Endpoints.applyPromotion, body: ApplyPromotionRequest(code: "RUN\u{0}10"), token: token),
+                try await store.send(
+                    "POST", "/api/checkout", token: token,
+                    json: #"{"payment_method":{"type":"card","token":"tok_\u0000visa"},"expected_total":"26.85"}"#,
+                    headers: [Endpoints.idempotencyKeyHeader: "nul-test"]),
+                try await store.send(
+                    "POST", "/api/checkout", token: token,
+                    json: #"{"payment_method":{"type":"\u0000card"},"expected_total":"26.85"}"#,
+                    headers: [Endpoints.idempotencyKeyHeader: "nul-test-2"]),
+                try await store.login("pro@onlinestore.test", "pro-demo-\u{0}password"),
+                try await store.send(Endpoints.categoryProducts, "hy\u{0}dration"),
+                try await store.send(Endpoints.product, "1\u{0}"),
+                try await store.send(Endpoints.order, "1\u{0}", token: token),
+                try await store.send(FakeStoreEndpoints.category, "appa\u{0}rel"),
+                try await store.send(FakeStoreEndpoints.user, "\u{0}"),
+            ]
+            for reply in replies.dropLast(2) {
+                #expect(reply.status >= 400 && reply.status < 500, "\(reply.status) \(reply.text)")
+            }
+            // The Fake-Store API answers an unknown category with an empty list, and an unknown user
+            // with 404.
+            #expect(replies[replies.count - 2].text == "[]")
+            #expect(replies[replies.count - 1].status == 404)
+            #expect(
+                !store.log.all.contains { $0.contains("unexpected_error") },
+                "\(store.log.all.filter { $0.contains("error") })")
+        }
+    }
 }

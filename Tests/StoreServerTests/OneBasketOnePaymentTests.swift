@@ -3,6 +3,7 @@ import Foundation
 import PaymentProvider
 import StoreAPI
 import StoreDatabase
+import StoreServer
 import StoreTestSupport
 import Testing
 
@@ -130,7 +131,10 @@ import Testing
     @Test("reconciliation visits every attempt that may have charged, past any number of others")
     func reconciliationVisitsEveryAttempt() async throws {
         let time = MovableClock()
-        try await TestStore.with(.sqlite, clock: time.clock) { store in
+        // 220 shoppers from one address within a moment: more than one address may create.
+        var configuration = StoreConfiguration()
+        configuration.newShoppersPerAddressBurst = 1_000
+        try await TestStore.with(.sqlite, clock: time.clock, configuration: configuration) { store in
             // 110 shoppers' refused payments, and 110 more whose answers were lost: more than a page.
             for index in 0..<220 {
                 let token = try await store.newSession()

@@ -41,12 +41,12 @@ struct TestStore: Sendable {
     /// Runs `body` against a fresh store on `backend`, then stops it and removes its data.
     /// On PostgreSQL without a server: a failure in CI, a visible skip elsewhere.
     static func with(
-        _ backend: Backend, clock: StoreClock = .system,
+        _ backend: Backend, clock: StoreClock = .system, configuration: StoreConfiguration = StoreConfiguration(),
         provider: @Sendable (SandboxProvider) -> any PaymentProvider = { $0 },
         _ body: (TestStore) async throws -> Void
     ) async throws {
         func run(_ url: String) async throws {
-            let store = try await start(url: url, clock: clock, provider: provider)
+            let store = try await start(url: url, clock: clock, configuration: configuration, provider: provider)
             do {
                 try await body(store)
             } catch {
@@ -71,7 +71,7 @@ struct TestStore: Sendable {
     /// - Parameter provider: what the server charges through, made from the sandbox (which the
     ///   tests count charges in).
     static func start(
-        url: String, clock: StoreClock = .system,
+        url: String, clock: StoreClock = .system, configuration: StoreConfiguration = StoreConfiguration(),
         provider wrap: @Sendable (SandboxProvider) -> any PaymentProvider = { $0 }
     ) async throws -> TestStore {
         let database = try await StoreDatabase.open(url: url, hasher: .minimal, poolSize: 4)
@@ -81,7 +81,7 @@ struct TestStore: Sendable {
         let server = try await StoreServer(
             database: database,
             options: StoreServer.Options(
-                provider: wrap(provider), port: 0, clock: clock, hasher: .minimal,
+                provider: wrap(provider), port: 0, configuration: configuration, clock: clock, hasher: .minimal,
                 log: ServerLog { log.append(String(decoding: $0, as: UTF8.self)) },
                 // Tests run reconciliation passes themselves, so none runs in the background.
                 reconciliationInterval: .seconds(3_600)))

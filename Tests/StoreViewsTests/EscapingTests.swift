@@ -2,7 +2,7 @@ import CheckoutKit
 import StoreViews
 import Testing
 
-/// User-controlled text never reaches a page unescaped (SPEC §9).
+/// User-controlled text never reaches a page unescaped (docs/BEHAVIOUR.md §9).
 @Suite("Escaping user text") struct EscapingTests {
     let attack = "<script>alert('x')</script>"
     let escaped = "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"

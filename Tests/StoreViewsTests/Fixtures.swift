@@ -38,7 +38,7 @@ enum Shopper: String, CaseIterable {
     }
 }
 
-/// Products as the seeded catalog has them (SPEC §3's three, and a few more).
+/// Products as the seeded catalog has them (docs/BEHAVIOUR.md §3's three, and a few more).
 enum Products {
     static let waterBottle = product(1, "Trail water bottle 750 ml", "hydration", 10_20, "water-bottle", 45, 212, 120)
     static let cap = product(2, "Running cap", "apparel", 21_90, "running-cap", 42, 96, 80)
@@ -61,7 +61,7 @@ enum Products {
     }
 }
 
-/// The promotions of SPEC §4.
+/// The promotions of docs/BEHAVIOUR.md §4.
 enum Promotions {
     static let run10 = Promotion(
         code: code("RUN10"), kind: .percentOff(percent(10)), minimumSubtotal: eur(0))
@@ -71,7 +71,7 @@ enum Promotions {
 
 /// Baskets priced by CheckoutKit, as the server would hand them to the pages.
 enum Baskets {
-    /// 10.20 + 21.90 + 2 × 8.95 = 50.00 (SPEC §3).
+    /// 10.20 + 21.90 + 2 × 8.95 = 50.00 (docs/BEHAVIOUR.md §3).
     static let thresholdLines = [
         BasketLine(product: Products.waterBottle, quantity: .one),
         BasketLine(product: Products.cap, quantity: .one),

@@ -1,6 +1,6 @@
 import Testing
 
-/// The rules every page keeps (SPEC §9 and the storefront's CSP), checked on every page in every
+/// The rules every page keeps (docs/BEHAVIOUR.md §9 and the storefront's CSP), checked on every page in every
 /// state of the gallery.
 @Suite("Rules every page keeps") struct PageRulesTests {
     static func allPages() throws -> [PageGallery.Entry] {
@@ -97,7 +97,7 @@ import Testing
         }
     }
 
-    @Test("the controls carry the names SPEC §9 gives them")
+    @Test("the controls carry the names docs/BEHAVIOUR.md §9 gives them")
     func controlNames() throws {
         let pages = Dictionary(
             uniqueKeysWithValues: try PageGallery.pages(for: .customer).map { ($0.name, $0.document.renderString()) })

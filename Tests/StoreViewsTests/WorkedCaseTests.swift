@@ -2,7 +2,7 @@ import CheckoutKit
 import StoreViews
 import Testing
 
-/// SPEC §3–§5's worked cases, as the pages show them.
+/// docs/BEHAVIOUR.md §3–§5's worked cases, as the pages show them.
 @Suite("Worked cases on the pages") struct WorkedCaseTests {
     @Test("10.20 + 21.90 + 2 × 8.95 with RUN10: subtotal €50.00, discount −€5.00, shipping free, total €45.00")
     func thresholdBasketWithRun10() throws {

@@ -1,4 +1,4 @@
-/// What a basket costs, line by line rules applied (SPEC §3–§4).
+/// What a basket costs, line by line rules applied (docs/BEHAVIOUR.md §3–§4).
 public struct PriceBreakdown: Hashable, Sendable {
     /// Σ unit price × quantity.
     public let subtotal: Money

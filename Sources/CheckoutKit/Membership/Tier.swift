@@ -21,7 +21,7 @@ public struct SubscriptionFacts: Hashable, Sendable {
     /// Someone who never subscribed.
     public static let none = SubscriptionFacts(expiresAt: nil, willAutoRenew: false)
 
-    /// The tier these facts give at `now` (SPEC §6) — a pure, local decision, no network call.
+    /// The tier these facts give at `now` (docs/BEHAVIOUR.md §6) — a pure, local decision, no network call.
     ///
     /// 1. No expiration → free. 2. Expiration strictly after now → Pro. 3. Expiration passed (an
     /// expiration equal to now counts as passed) with auto-renew on → Pro: a renewal the store has

@@ -8,9 +8,9 @@ public enum RoundingRule: Hashable, Sendable {
     /// Ties go to the even neighbour (banker's rounding): 4.485 → 4.48, 4.495 → 4.50.
     case halfToEven
 
-    /// Percentage promotions round half away from zero (SPEC §4).
+    /// Percentage promotions round half away from zero (docs/BEHAVIOUR.md §4).
     public static let promotion: RoundingRule = .halfAwayFromZero
-    /// Payment fees round half to even (SPEC §5).
+    /// Payment fees round half to even (docs/BEHAVIOUR.md §5).
     public static let paymentFee: RoundingRule = .halfToEven
 
     /// `numerator / denominator` rounded to an integer by this rule.

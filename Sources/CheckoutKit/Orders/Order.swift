@@ -9,6 +9,13 @@ public struct OrderID: RawRepresentable, Hashable, Sendable, CustomStringConvert
         self.rawValue = rawValue
     }
 
+    /// The identifier in `text` if it has the form of one (`ord_` and 26 base-32 characters),
+    /// else `nil`: text from a client that cannot name an order goes no further.
+    public init?(parsing text: String) {
+        guard OpaqueIdentifier.isWellFormed(text, prefix: "ord_") else { return nil }
+        rawValue = text
+    }
+
     /// A fresh identifier from `generator` (the system's secure generator in production).
     public static func random(using generator: inout some RandomNumberGenerator) -> OrderID {
         OrderID(rawValue: OpaqueIdentifier.make(prefix: "ord_", using: &generator))
@@ -45,7 +52,7 @@ public struct OrderLine: Hashable, Sendable {
     }
 }
 
-/// A paid checkout: what was bought, at which prices, and what was charged (SPEC §7).
+/// A paid checkout: what was bought, at which prices, and what was charged (docs/BEHAVIOUR.md §7).
 public struct Order: Hashable, Sendable, Identifiable {
     public let id: OrderID
     public var status: OrderStatus

@@ -1,4 +1,4 @@
-/// The client-side rules that keep a shopper from ever being charged twice (SPEC §5).
+/// The client-side rules that keep a shopper from ever being charged twice (docs/BEHAVIOUR.md §5).
 ///
 /// One value of this type follows one basket through paying:
 /// - each attempt has one idempotency key, made when the shopper first taps Pay;

@@ -21,7 +21,7 @@ public struct DeclineReason: RawRepresentable, Hashable, Sendable {
     }
 }
 
-/// Why a checkout did not end in a paid order, each with a message for people (SPEC §5).
+/// Why a checkout did not end in a paid order, each with a message for people (docs/BEHAVIOUR.md §5).
 public enum CheckoutError: Error, Hashable, Sendable {
     /// The amount to charge is zero or negative. Nothing was sent to the provider.
     case invalidAmount

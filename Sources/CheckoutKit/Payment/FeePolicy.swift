@@ -1,4 +1,4 @@
-/// What each payment method costs the shopper on top of the order total (SPEC §5).
+/// What each payment method costs the shopper on top of the order total (docs/BEHAVIOUR.md §5).
 ///
 /// Injected as store configuration; ``standard`` is the published default. Fees are rounded by
 /// ``RoundingRule/paymentFee`` (half to even) and are always in the amount's currency.

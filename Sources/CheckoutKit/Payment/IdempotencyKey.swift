@@ -1,6 +1,6 @@
 /// The key that makes one checkout attempt happen at most once, however often it is sent.
 ///
-/// 1 to 255 visible ASCII characters (SPEC §9). A key made by the store's own clients is 32
+/// 1 to 255 visible ASCII characters (docs/BEHAVIOUR.md §9). A key made by the store's own clients is 32
 /// lowercase hex digits from 128 random bits.
 public struct IdempotencyKey: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public static let maximumLength = 255

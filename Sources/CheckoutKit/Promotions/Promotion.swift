@@ -53,7 +53,7 @@ public struct Promotion: Hashable, Sendable {
         return .available
     }
 
-    /// The discount this promotion gives on `subtotal` (SPEC §4).
+    /// The discount this promotion gives on `subtotal` (docs/BEHAVIOUR.md §4).
     ///
     /// Zero while the subtotal is below the minimum; otherwise percent off rounded half away from
     /// zero, or the fixed amount capped at the subtotal. Never negative, never above the subtotal.

@@ -21,4 +21,12 @@ public enum OpaqueIdentifier {
         var generator = SystemRandomNumberGenerator()
         return make(prefix: prefix, using: &generator)
     }
+
+    /// Whether `text` is `prefix` followed by 26 characters of the alphabet: what ``make(prefix:)``
+    /// returns. Checked before an identifier a client sent goes anywhere else.
+    public static func isWellFormed(_ text: String, prefix: String) -> Bool {
+        guard text.hasPrefix(prefix) else { return false }
+        let rest = text.utf8.dropFirst(prefix.utf8.count)
+        return rest.count == 26 && rest.allSatisfy { alphabet.contains($0) }
+    }
 }

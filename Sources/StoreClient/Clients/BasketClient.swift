@@ -1,6 +1,6 @@
 import StoreAPI
 
-/// The shopper's basket (SPEC §9). Every change answers with the whole basket as it now is, priced
+/// The shopper's basket (docs/BEHAVIOUR.md §9). Every change answers with the whole basket as it now is, priced
 /// by the server.
 public protocol BasketClient: Sendable {
     /// `GET /api/basket`.

@@ -1,6 +1,6 @@
 import StoreAPI
 
-/// The public catalog (SPEC §9): products and categories. Needs no session.
+/// The public catalog (docs/BEHAVIOUR.md §9): products and categories. Needs no session.
 public protocol CatalogClient: Sendable {
     /// `GET /api/products` — every product.
     func products() async throws(StoreClientError) -> [ProductBody]

@@ -1,7 +1,7 @@
 import CheckoutKit
 import StoreAPI
 
-/// Paying for the basket (SPEC §5, §9).
+/// Paying for the basket (docs/BEHAVIOUR.md §5, §9).
 public protocol CheckoutClient: Sendable {
     /// `POST /api/checkout` with the header `Idempotency-Key: idempotencyKey` → 201 and the order.
     ///

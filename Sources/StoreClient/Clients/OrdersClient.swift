@@ -1,6 +1,6 @@
 import StoreAPI
 
-/// The shopper's own orders (SPEC §7, §9).
+/// The shopper's own orders (docs/BEHAVIOUR.md §7, §9).
 public protocol OrdersClient: Sendable {
     /// `GET /api/orders` — the shopper's orders.
     func orders() async throws(StoreClientError) -> [OrderBody]

@@ -1,6 +1,6 @@
 import StoreAPI
 
-/// Who the client speaks for (SPEC §8): an anonymous shopper or a logged-in customer.
+/// Who the client speaks for (docs/BEHAVIOUR.md §8): an anonymous shopper or a logged-in customer.
 ///
 /// The client keeps the bearer token it is given and sends it with every later request; an
 /// implementation starts an anonymous session by itself when a request needs one and it has none.

@@ -1,6 +1,6 @@
 import CheckoutKit
 
-/// Every way a request to the store can fail, as the app sees it (SPEC §9, §10).
+/// Every way a request to the store can fail, as the app sees it (docs/BEHAVIOUR.md §9, §10).
 ///
 /// A client maps every answer to one of these and never crashes on what it receives:
 ///
@@ -76,7 +76,7 @@ extension StoreClientError {
     }
 
     /// Whether, after this answer to a payment, nobody knows if the payment went through — so the
-    /// retry must send the same idempotency key (SPEC §5). A timeout, `unavailable`, an answer that
+    /// retry must send the same idempotency key (docs/BEHAVIOUR.md §5). A timeout, `unavailable`, an answer that
     /// could not be read, or a request still in progress.
     public var isOutcomeUnknown: Bool {
         switch self {

@@ -7,7 +7,7 @@
 /// Conventions: money is integer minor units beside a currency code; instants are integer
 /// milliseconds since 1970 UTC; flags are 0/1. Secrets are stored only as hashes.
 public enum Schema {
-    public static let migrations: [Migration] = [version1, version2]
+    public static let migrations: [Migration] = [version1, version2, version3]
 
     static func portable(version: Int, name: String, _ sql: String) -> Migration {
         let sqlite =
@@ -211,5 +211,14 @@ public enum Schema {
         CREATE INDEX payment_attempts_unresolved ON payment_attempts (created_at, id) WHERE state = 'pending';
 
         ALTER TABLE baskets ADD COLUMN version $INT NOT NULL DEFAULT 0;
+        """)
+
+    /// Housekeeping finds abandoned anonymous shoppers, oldest first, and checks that none has a
+    /// payment attempt, without scanning whole tables.
+    static let version3 = portable(
+        version: 3, name: "housekeeping indexes",
+        """
+        CREATE INDEX shoppers_anonymous_by_age ON shoppers (created_at, id) WHERE customer_id IS NULL;
+        CREATE INDEX payment_attempts_by_shopper ON payment_attempts (shopper_id);
         """)
 }

@@ -294,16 +294,6 @@ public struct PaymentRepository: Sendable {
             "UPDATE orders SET shopper_id = \(target.rawValue) WHERE shopper_id = \(source.rawValue)")
     }
 
-    /// Forgets failed attempts created before `cutoff` (keys are kept at least 24 hours); attempts
-    /// that became orders stay as part of the order's record. Returns how many were removed.
-    @discardableResult
-    public func deleteFailedAttempts(createdBefore cutoff: Date) async throws -> Int {
-        try await database.write { connection in
-            try connection.execute(
-                "DELETE FROM payment_attempts WHERE state = 'failed' AND created_at < \(cutoff.unixMilliseconds)")
-        }
-    }
-
     // MARK: Steps
 
     /// The promotion whose use an order counts: only one that actually gave a discount.

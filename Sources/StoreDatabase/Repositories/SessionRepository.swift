@@ -94,14 +94,6 @@ public struct SessionRepository: Sendable {
         }
     }
 
-    /// Removes sessions that expired before `now`; returns how many.
-    @discardableResult
-    public func deleteExpiredSessions(now: Date) async throws -> Int {
-        try await database.write { connection in
-            try connection.execute("DELETE FROM sessions WHERE expires_at <= \(now.unixMilliseconds)")
-        }
-    }
-
     static func insertSession(
         tokenHash: [UInt8], shopper: ShopperID, now: Date, expiresAt: Date, on connection: any SQLConnection
     ) throws {

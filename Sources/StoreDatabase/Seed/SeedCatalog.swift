@@ -3,7 +3,7 @@ import Foundation
 
 /// The store's own catalog, promotions and demo customers, written for OnlineStore.
 ///
-/// Products 1–3 are the ones of SPEC §3's worked cases (water bottle €10.20, cap €21.90, running
+/// Products 1–3 are the ones of docs/BEHAVIOUR.md §3's worked cases (water bottle €10.20, cap €21.90, running
 /// socks €8.95); product 11 has a stock under 30.
 public enum SeedCatalog {
     public struct Item: Sendable {

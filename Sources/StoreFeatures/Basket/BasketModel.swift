@@ -4,8 +4,8 @@ import Observation
 import StoreAPI
 import StoreClient
 
-/// The basket and its checkout (SPEC §10): lines with steppers, the promotion code, the payment
-/// method, a confirm step, and paying under the rules that never charge twice (SPEC §5).
+/// The basket and its checkout (docs/BEHAVIOUR.md §10): lines with steppers, the promotion code, the payment
+/// method, a confirm step, and paying under the rules that never charge twice (docs/BEHAVIOUR.md §5).
 ///
 /// Paying follows a ``CheckoutAttempt``: one idempotency key per attempt, made when the shopper
 /// confirms; a second tap while paying does nothing; after an unknown outcome (a timeout,
@@ -29,7 +29,7 @@ public final class BasketModel {
         case changeFailed(message: String)
     }
 
-    /// The sandbox provider's test cards (SPEC §5), offered by name: never a card number.
+    /// The sandbox provider's test cards (docs/BEHAVIOUR.md §5), offered by name: never a card number.
     public static let sandboxCardTokens: [CardToken] = [
         "tok_visa", "tok_mastercard", "tok_chargeDeclined", "tok_insufficientFunds", "tok_timeout", "tok_unavailable",
     ].compactMap { try? CardToken($0) }

@@ -2,7 +2,7 @@ import CheckoutKit
 import StoreClient
 
 extension CheckoutAttempt.Outcome {
-    /// How a checkout answered with `error` ends the attempt (SPEC §5).
+    /// How a checkout answered with `error` ends the attempt (docs/BEHAVIOUR.md §5).
     ///
     /// When nobody knows whether the payment went through (a timeout, `unavailable`, an answer that
     /// could not be read, a payment still in progress) the attempt keeps its key for the retry. A

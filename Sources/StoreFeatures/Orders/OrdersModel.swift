@@ -2,7 +2,7 @@ import Observation
 import StoreAPI
 import StoreClient
 
-/// The shopper's orders and one receipt (SPEC §7, §10).
+/// The shopper's orders and one receipt (docs/BEHAVIOUR.md §7, §10).
 @MainActor
 @Observable
 public final class OrdersModel {

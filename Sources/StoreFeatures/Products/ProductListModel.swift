@@ -3,7 +3,7 @@ import Observation
 import StoreAPI
 import StoreClient
 
-/// The catalog screen: every product, each with its add-to-basket counter (SPEC §10).
+/// The catalog screen: every product, each with its add-to-basket counter (docs/BEHAVIOUR.md §10).
 ///
 /// A counter is the product's quantity in the basket. The first tap on Add puts one in the basket;
 /// then − and + move it within 0…10, each change sent to the basket at once; reaching 0 removes

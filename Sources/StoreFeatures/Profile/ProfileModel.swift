@@ -4,7 +4,7 @@ import Observation
 import StoreAPI
 import StoreClient
 
-/// The customer's profile: name, email and membership tier (SPEC §6, §10).
+/// The customer's profile: name, email and membership tier (docs/BEHAVIOUR.md §6, §10).
 ///
 /// The tier is worked out by ``SubscriptionFacts/tier(at:)`` from the subscription facts kept on
 /// the device, at every read: it shows at once from the cache, offline too, and is refreshed when

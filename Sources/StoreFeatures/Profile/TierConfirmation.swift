@@ -1,6 +1,6 @@
 import Foundation
 
-/// How sure the app is of the tier it shows (SPEC §10).
+/// How sure the app is of the tier it shows (docs/BEHAVIOUR.md §10).
 public enum TierConfirmation: Hashable, Sendable {
     /// No facts were ever saved: the tier is not known yet.
     case notKnownYet

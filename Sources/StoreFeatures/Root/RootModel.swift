@@ -3,7 +3,7 @@ import StoreAPI
 import StoreClient
 
 /// The app: tabs Products / Orders / Profile, the basket opened from Products, login and logout
-/// (SPEC §10).
+/// (docs/BEHAVIOUR.md §10).
 ///
 /// The root wires its screens together: a basket changed on the basket screen moves the product
 /// counters and the other way round, and a payment empties them and puts the order on the Orders

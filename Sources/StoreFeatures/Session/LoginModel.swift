@@ -3,7 +3,7 @@ import Observation
 import StoreAPI
 import StoreClient
 
-/// The login form: email, password, Log in (SPEC §8).
+/// The login form: email, password, Log in (docs/BEHAVIOUR.md §8).
 @MainActor
 @Observable
 public final class LoginModel {

@@ -3,7 +3,7 @@ import Foundation
 import StoreAPI
 
 /// The subscription facts last heard from the server and when they were confirmed, as kept on
-/// the device between launches (SPEC §6, §10).
+/// the device between launches (docs/BEHAVIOUR.md §6, §10).
 ///
 /// The tier is never stored: it is worked out from the facts at every read
 /// (``SubscriptionFacts/tier(at:)``), so a subscription that expires while the app is offline

@@ -32,8 +32,8 @@ struct CheckoutRoutes: Sendable {
         router.on(
             Endpoints.order,
             sessions.authenticated { _, context, shopper in
-                guard let id = context.parameters["id"],
-                    let order = try await orders.order(OrderID(rawValue: id), of: shopper)
+                guard let id = context.parameters["id"].flatMap(OrderID.init(parsing:)),
+                    let order = try await orders.order(id, of: shopper)
                 else { throw HTTPError.orderNotFound }
                 return try respond(OrderBody(order))
             })

@@ -78,9 +78,25 @@ extension BasketError: HTTPErrorConvertible {
     }
 }
 
+extension SessionError: HTTPErrorConvertible {
+    var httpError: HTTPError {
+        switch self {
+        case .tooManyNewShoppers(let retryAfter):
+            HTTPError(
+                .tooManyRequests, type: "too_many_requests",
+                message: "Too many new sessions from this address. Try again in a moment, or reuse a session token.",
+                headers: ["Retry-After": String(max(1, Int(retryAfter.rounded(.up))))])
+        }
+    }
+}
+
 extension LoginError: HTTPErrorConvertible {
     var httpError: HTTPError {
         switch self {
+        case .invalidEmail:
+            HTTPError(
+                .unprocessableContent, type: "invalid_body",
+                message: "An email address has at most 254 characters and no control characters.")
         case .invalidCredentials:
             HTTPError(.unauthorized, type: "invalid_credentials", message: "The email or password is incorrect.")
         case .throttled(let retryAfter):

@@ -99,7 +99,7 @@ struct FakeStoreRoutes: Sendable {
             } else if request.headers["Authorization"] != nil {
                 throw HTTPError.unauthorized
             } else {
-                let token = try await sessions.createAnonymous(lines: lines)
+                let token = try await sessions.createAnonymous(from: request.clientAddress, lines: lines)
                 guard let created = try await sessions.shopper(for: token) else { throw HTTPError.unauthorized }
                 shopper = created
                 newToken = token

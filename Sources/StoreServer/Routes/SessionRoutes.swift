@@ -7,8 +7,8 @@ struct SessionRoutes: Sendable {
     let login: Login
 
     func register(on router: inout Router) {
-        router.on(Endpoints.createSession) { _, _ in
-            let token = try await sessions.createAnonymous()
+        router.on(Endpoints.createSession) { request, _ in
+            let token = try await sessions.createAnonymous(from: request.clientAddress)
             return try respond(SessionResponse(token: token.text), status: .created)
         }
         router.on(Endpoints.login) { request, _ in

@@ -14,21 +14,28 @@ struct Login: Sendable {
 
     /// The customer with `email` and `password`.
     ///
-    /// - Throws: ``LoginError/invalidCredentials`` for a wrong password or an unknown email alike,
-    ///   or ``LoginError/throttled(retryAfter:)`` while the account or the address is throttled.
+    /// - Throws: ``LoginError/invalidEmail`` for text that cannot be an email address (longer than
+    ///   254 characters, or holding control characters), ``LoginError/invalidCredentials`` for a wrong
+    ///   password or an unknown email alike, or ``LoginError/throttled(retryAfter:)`` while the
+    ///   attempt is over a limit of ``LoginThrottle``.
     func authenticate(email: String, password: String, address: String?) async throws -> CustomerRecord {
+        guard Self.couldBeAnEmail(email) else { throw LoginError.invalidEmail }
         let account = CustomerRepository.normalizedEmail(email)
-        let now = clock.now()
-        if let wait = throttle.retryAfter(account: account, address: address, now: now) {
-            throw LoginError.throttled(retryAfter: wait)
+        let ticket = try throttle.begin(account: account, address: address, now: clock.now())
+        let customer: CustomerRecord?
+        let matches: Bool
+        do {
+            customer = try await database.customers.customer(email: account)
+            matches = await verify(password, against: customer?.passwordHash ?? decoyHash)
+        } catch {
+            throttle.finish(ticket, succeeded: false, now: clock.now())
+            throw error
         }
-        let customer = try await database.customers.customer(email: account)
-        let matches = await verify(password, against: customer?.passwordHash ?? decoyHash)
         guard let customer, matches else {
-            throttle.recordFailure(account: account, address: address, now: now)
+            throttle.finish(ticket, succeeded: false, now: clock.now())
             throw LoginError.invalidCredentials
         }
-        throttle.recordSuccess(account: account)
+        throttle.finish(ticket, succeeded: true, now: clock.now())
         if hasher.needsRehash(customer.passwordHash) {
             // The stored hash was made with other costs: replace it now that the password is known.
             let hasher = self.hasher
@@ -40,6 +47,22 @@ struct Login: Sendable {
             }
         }
         return customer
+    }
+
+    /// The longest email address there can be: 254 characters (RFC 5321's path limit less its
+    /// brackets, counted in characters — Unicode scalars — as the API's schema counts them).
+    static let maximumEmailLength = 254
+
+    /// Whether `text` could be an email address: at most 254 characters and no control characters
+    /// (a NUL could not even be stored). Checked before anything else is done with it, so a 1 MB
+    /// "email" costs one bounded scan.
+    static func couldBeAnEmail(_ text: String) -> Bool {
+        var count = 0
+        for scalar in text.unicodeScalars {
+            count += 1
+            if count > maximumEmailLength || scalar.properties.generalCategory == .control { return false }
+        }
+        return true
     }
 
     /// Runs the memory-hard check on a Dispatch thread, not on the Swift concurrency pool.

@@ -2,8 +2,10 @@ import Foundation
 
 /// Why a login was refused.
 enum LoginError: Error, Hashable, Sendable {
+    /// Text that cannot be an email address: longer than 254 characters or holding control characters.
+    case invalidEmail
     /// A wrong password or an unknown email — the same answer for both.
     case invalidCredentials
-    /// Too many failed attempts for the account or from the address: try again after `retryAfter` seconds.
+    /// Over one of the login throttle's limits: try again after `retryAfter` seconds.
     case throttled(retryAfter: TimeInterval)
 }

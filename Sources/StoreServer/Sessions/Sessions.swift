@@ -22,14 +22,18 @@ struct Sessions: Sendable {
     let lifetime: TimeInterval
     /// Recently seen sessions, so that a shopper's burst of requests reads the session once.
     let cache = SessionCache(capacity: 10_000, maximumAge: 10)
+    /// How many anonymous shoppers one address may create.
+    let newShoppers: NewShopperLimit
 
     /// A new anonymous shopper and the token that stands for them, with `lines` in the basket (set
     /// in the same transaction: nothing is created when a line cannot be set).
     ///
-    /// - Throws: ``StoreDatabase/BasketLineError`` for a line that cannot be set.
-    func createAnonymous(lines: [(ProductID, Quantity)] = []) async throws -> SecretToken {
-        let token = SecretToken.generate()
+    /// - Throws: ``SessionError/tooManyNewShoppers(retryAfter:)`` when `address` has created too
+    ///   many lately, ``StoreDatabase/BasketLineError`` for a line that cannot be set.
+    func createAnonymous(from address: String?, lines: [(ProductID, Quantity)] = []) async throws -> SecretToken {
         let now = clock.now()
+        try newShoppers.take(for: address, now: now)
+        let token = SecretToken.generate()
         _ = try await database.sessions.createAnonymousSession(
             tokenHash: token.hash, now: now, expiresAt: now.addingTimeInterval(lifetime), lines: lines)
         return token

@@ -1,4 +1,4 @@
-/// The web storefront's pages (SPEC §9), each a pure function from its view data and the
+/// The web storefront's pages (docs/BEHAVIOUR.md §9), each a pure function from its view data and the
 /// request's ``PageContext`` to a whole HTML document.
 ///
 /// The pages look nothing up and import neither the database nor HTTP: the server gathers the

@@ -1,6 +1,6 @@
 import CheckoutKit
 
-/// Why a payment did not end in an order, as the checkout pages explain it (SPEC §5, §9).
+/// Why a payment did not end in an order, as the checkout pages explain it (docs/BEHAVIOUR.md §5, §9).
 public enum CheckoutProblem: Hashable, Sendable {
     /// A product that cannot be supplied in the quantity asked, by name.
     public struct ShortLine: Hashable, Sendable {

@@ -14,7 +14,7 @@ public struct TestCard: Hashable, Sendable, Identifiable {
 
     public var id: String { token }
 
-    /// The sandbox provider's test cards (SPEC §5), the first being the default choice.
+    /// The sandbox provider's test cards (docs/BEHAVIOUR.md §5), the first being the default choice.
     public static let sandbox: [TestCard] = [
         TestCard(token: "tok_visa", name: "Visa — approved"),
         TestCard(token: "tok_mastercard", name: "Mastercard — approved"),

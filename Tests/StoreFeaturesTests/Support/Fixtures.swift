@@ -12,7 +12,7 @@ let enUS = Locale(identifier: "en_US")
 
 let referenceDate = Date(timeIntervalSince1970: 1_780_000_000)
 
-/// The products of SPEC §3's worked cases, as the API shows them.
+/// The products of docs/BEHAVIOUR.md §3's worked cases, as the API shows them.
 enum Catalog {
     static let waterBottle = product(1, "Water bottle", eur(10_20))
     static let cap = product(2, "Cap", eur(21_90))
@@ -26,7 +26,7 @@ enum Catalog {
     }
 }
 
-/// The seeded promotions of SPEC §4.
+/// The seeded promotions of docs/BEHAVIOUR.md §4.
 enum Promotions {
     static let gift25 = promotion("GIFT25", .amountOff(eur(25_00)))
 
