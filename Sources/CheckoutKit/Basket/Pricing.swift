@@ -51,12 +51,4 @@ public enum Pricing {
             promotionNotice: isEmpty ? nil : try promotion?.notice(for: subtotal),
             tier: tier)
     }
-
-    /// Prices a ``Basket``; see ``price(_:promotion:tier:shipping:)``.
-    public static func price(
-        _ basket: Basket, promotion: Promotion?, tier: Tier, shipping policy: ShippingPolicy
-    ) throws(MoneyError) -> PriceBreakdown {
-        guard basket.currency == policy.currency else { throw .currencyMismatch(basket.currency, policy.currency) }
-        return try price(basket.lines, promotion: promotion, tier: tier, shipping: policy)
-    }
 }

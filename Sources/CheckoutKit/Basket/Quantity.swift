@@ -23,6 +23,13 @@ public struct Quantity: Hashable, Sendable, Comparable {
     /// One fewer, or `nil` at the minimum (the "−" button is disabled there).
     public var decremented: Quantity? { Quantity(value - 1) }
 
+    /// This quantity and `other` together, as when a shopper's anonymous basket joins their
+    /// account's at login: the sum, or the maximum when the sum is more (`wasCapped`).
+    public func merged(with other: Quantity) -> (quantity: Quantity, wasCapped: Bool) {
+        let sum = value + other.value
+        return sum > Quantity.range.upperBound ? (.maximum, true) : (Quantity(uncheckedValue: sum), false)
+    }
+
     public static func < (lhs: Quantity, rhs: Quantity) -> Bool { lhs.value < rhs.value }
 }
 

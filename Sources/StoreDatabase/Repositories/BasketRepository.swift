@@ -246,13 +246,13 @@ public struct BasketRepository: Sendable {
             """)
     }
 
-    /// Adds the lines of `source`'s basket to `target`'s (capped at 10 a line), carries the code
-    /// over when `target` has none, and empties `source`'s basket.
+    /// Adds the lines of `source`'s basket to `target`'s (each line's quantities merged by
+    /// `Quantity.merged(with:)`, which caps them), carries the code over when `target` has none,
+    /// and empties `source`'s basket. Returns the products whose merged quantity was capped.
+    @discardableResult
     static func merge(
         from source: ShopperID, into target: ShopperID, now: Date, on connection: any SQLConnection
-    )
-        throws
-    {
+    ) throws -> [ProductID] {
         let incoming = try connection.query(
             """
             SELECT product_id, quantity FROM basket_lines WHERE shopper_id = \(source.rawValue)
@@ -261,19 +261,33 @@ public struct BasketRepository: Sendable {
         let sourceCode = try connection.queryFirst(
             "SELECT promotion_code FROM baskets WHERE shopper_id = \(source.rawValue)"
         ).flatMap { try $0.decode("promotion_code", as: String?.self) }
-        guard !incoming.isEmpty || sourceCode != nil else { return }
+        guard !incoming.isEmpty || sourceCode != nil else { return [] }
         try ensureBasket(for: target, now: now, on: connection)
+        var existing: [Int64: Quantity] = [:]
+        for row in try connection.query(
+            "SELECT product_id, quantity FROM basket_lines WHERE shopper_id = \(target.rawValue)")
+        {
+            existing[try row.decode("product_id", as: Int64.self)] = try storedQuantity(row)
+        }
+        var capped: [ProductID] = []
         for line in incoming {
             let product = try line.decode("product_id", as: Int64.self)
-            let quantity = try line.decode("quantity", as: Int64.self)
-            try connection.execute(
-                """
-                INSERT INTO basket_lines (shopper_id, product_id, quantity, position)
-                VALUES (\(target.rawValue), \(product), \(quantity), \(nextPosition(for: target)))
-                ON CONFLICT (shopper_id, product_id) DO UPDATE SET quantity =
-                    CASE WHEN basket_lines.quantity + excluded.quantity > 10 THEN 10
-                         ELSE basket_lines.quantity + excluded.quantity END
-                """)
+            let quantity = try storedQuantity(line)
+            if let current = existing[product] {
+                let merged = current.merged(with: quantity)
+                if merged.wasCapped { capped.append(ProductID(product)) }
+                try connection.execute(
+                    """
+                    UPDATE basket_lines SET quantity = \(merged.quantity.value)
+                    WHERE shopper_id = \(target.rawValue) AND product_id = \(product)
+                    """)
+            } else {
+                try connection.execute(
+                    """
+                    INSERT INTO basket_lines (shopper_id, product_id, quantity, position)
+                    VALUES (\(target.rawValue), \(product), \(quantity.value), \(nextPosition(for: target)))
+                    """)
+            }
         }
         if let sourceCode {
             try connection.execute(
@@ -283,5 +297,15 @@ public struct BasketRepository: Sendable {
                 """)
         }
         try empty(source, now: now, on: connection)
+        return capped
+    }
+
+    /// A stored line's quantity, which the schema keeps in range.
+    private static func storedQuantity(_ row: SQLRow) throws -> Quantity {
+        let value = try row.decode("quantity", as: Int.self)
+        guard let quantity = Quantity(value) else {
+            throw DatabaseError(kind: .other, code: "quantity", message: "a stored quantity is out of range")
+        }
+        return quantity
     }
 }
