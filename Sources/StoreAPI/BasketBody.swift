@@ -62,22 +62,6 @@ public struct BasketBody: Codable, Hashable, Sendable {
             promotion: promotion.map(PromotionBody.init), promoNotice: price.promotionNotice?.message(locale: locale),
             tier: price.tier, paymentOptions: quotes.map(PaymentOptionBody.init))
     }
-
-    /// Encodes optional fields only when present (`amount_to_free_shipping` is absent, not null,
-    /// once shipping is free).
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(items, forKey: .items)
-        try container.encode(subtotal, forKey: .subtotal)
-        try container.encode(discount, forKey: .discount)
-        try container.encode(shipping, forKey: .shipping)
-        try container.encode(total, forKey: .total)
-        try container.encodeIfPresent(amountToFreeShipping, forKey: .amountToFreeShipping)
-        try container.encodeIfPresent(promotion, forKey: .promotion)
-        try container.encodeIfPresent(promoNotice, forKey: .promoNotice)
-        try container.encode(tier, forKey: .tier)
-        try container.encode(paymentOptions, forKey: .paymentOptions)
-    }
 }
 
 /// One basket line.

@@ -17,14 +17,6 @@ public struct ErrorBody: Codable, Hashable, Sendable, Error {
             self.reason = reason
             self.field = field
         }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(type, forKey: .type)
-            try container.encode(message, forKey: .message)
-            try container.encodeIfPresent(reason, forKey: .reason)
-            try container.encodeIfPresent(field, forKey: .field)
-        }
     }
 
     public var error: Detail

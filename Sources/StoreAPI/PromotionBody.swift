@@ -43,15 +43,6 @@ public struct PromotionBody: Codable, Hashable, Sendable {
                 minimumSubtotal: promotion.minimumSubtotal)
         }
     }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(code, forKey: .code)
-        try container.encode(kind, forKey: .kind)
-        try container.encodeIfPresent(percentOff, forKey: .percentOff)
-        try container.encodeIfPresent(amountOff, forKey: .amountOff)
-        try container.encode(minimumSubtotal, forKey: .minimumSubtotal)
-    }
 }
 
 /// `PUT /api/basket/promotion` — the code as the shopper typed it (it is trimmed and upper-cased).
