@@ -75,11 +75,16 @@ run_wrk() {
     wrk_pid=""
 }
 
-swift build -c release --product store
+# STORE_BENCH_BIN: release binaries built elsewhere (another commit's, to compare in one run).
+bin="${STORE_BENCH_BIN:-}"
+if [[ -z "$bin" ]]; then
+    swift build -c release --product store
+    bin="$(swift build -c release --show-bin-path)"
+fi
 
 # The store. Its access log (one JSON line per request on standard error) goes to a file that is
 # emptied before each run; it is opened for appending so that emptying it works.
-.build/release/store serve --host 127.0.0.1 --port 0 --database "sqlite:$tmp/store.sqlite" \
+"$bin/store" serve --host 127.0.0.1 --port 0 --database "sqlite:$tmp/store.sqlite" \
     >"$tmp/store.out" 2>>"$tmp/store.log" &
 store_pid=$!
 store_url=""

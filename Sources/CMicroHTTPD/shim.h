@@ -72,24 +72,25 @@ static inline uint16_t cmhd_bound_port(struct MHD_Daemon *daemon) {
     return info == NULL ? 0 : info->port;
 }
 
-// Writes the client's IP address as text into `buffer` (at least INET6_ADDRSTRLEN bytes).
-// Returns 0 on success, -1 when the address is unknown or not IPv4/IPv6.
-static inline int cmhd_client_address(struct MHD_Connection *connection, char *buffer, socklen_t size) {
+// Copies the client's IP address into `bytes` (4 bytes for IPv4, 16 for IPv6) and returns 4 or 6,
+// or returns 0 when the address is unknown or of another family. Formatting it as text is left to
+// whoever needs it, which most requests do not.
+static inline int cmhd_client_address(struct MHD_Connection *connection, uint8_t bytes[16]) {
     const union MHD_ConnectionInfo *info =
         MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     if (info == NULL || info->client_addr == NULL) {
-        return -1;
+        return 0;
     }
     const struct sockaddr *address = info->client_addr;
-    const void *raw = NULL;
     if (address->sa_family == AF_INET) {
-        raw = &((const struct sockaddr_in *)address)->sin_addr;
-    } else if (address->sa_family == AF_INET6) {
-        raw = &((const struct sockaddr_in6 *)address)->sin6_addr;
-    } else {
-        return -1;
+        memcpy(bytes, &((const struct sockaddr_in *)address)->sin_addr, 4);
+        return 4;
     }
-    return inet_ntop(address->sa_family, raw, buffer, size) == NULL ? -1 : 0;
+    if (address->sa_family == AF_INET6) {
+        memcpy(bytes, &((const struct sockaddr_in6 *)address)->sin6_addr, 16);
+        return 6;
+    }
+    return 0;
 }
 
 #endif

@@ -4,6 +4,12 @@ import FoundationEssentials
 import Foundation
 #endif
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// One decoded query item of a request target: `?q=red+shoes` gives name `q`, value `red shoes`.
 public struct QueryItem: Sendable, Equatable {
     /// The decoded name.
@@ -33,8 +39,15 @@ public struct Request: Sendable {
     public var headers: HTTPHeaders
     /// The request body; empty when there was none.
     public var body: [UInt8]
-    /// The client's IP address as text (`127.0.0.1`, `::1`), when known.
-    public var clientAddress: String?
+    /// The client's IP address as text (`127.0.0.1`, `::1`), when known. Formatted when asked
+    /// for: most requests never need it.
+    public var clientAddress: String? {
+        get { address?.text }
+        set { address = newValue.map(ClientAddress.text) }
+    }
+
+    /// The client's address as the server received it.
+    var address: ClientAddress?
 
     /// The still-encoded path, split off the target once for routing.
     let rawPath: Substring
@@ -48,7 +61,7 @@ public struct Request: Sendable {
         self.target = target
         self.headers = headers
         self.body = body
-        self.clientAddress = clientAddress
+        self.address = clientAddress.map(ClientAddress.text)
         // Searching the UTF-8 view: `?` and `#` are ASCII, and Character search is much slower.
         let beforeFragment = target.utf8.firstIndex(of: UInt8(ascii: "#")).map { target[..<$0] } ?? target[...]
         if let mark = beforeFragment.utf8.firstIndex(of: UInt8(ascii: "?")) {
@@ -133,5 +146,40 @@ extension Substring {
             result = result.dropLast()
         }
         return result
+    }
+}
+
+/// A client's IP address: as bytes from the connection, or as text given to ``Request/init``.
+enum ClientAddress: Sendable, Hashable {
+    case ipv4(UInt32)
+    case ipv6(UInt64, UInt64)
+    case text(String)
+
+    /// The address from `count` (4 or 16) network-order bytes.
+    init?(bytes: UnsafeRawBufferPointer, family: Int32) {
+        switch family {
+        case 4: self = .ipv4(bytes.loadUnaligned(as: UInt32.self))
+        case 6:
+            self = .ipv6(bytes.loadUnaligned(as: UInt64.self), bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        default: return nil
+        }
+    }
+
+    /// `127.0.0.1`, `::1`.
+    var text: String? {
+        var buffer = [CChar](repeating: 0, count: 64)
+        func format(_ family: Int32, _ raw: UnsafeRawBufferPointer) -> String? {
+            guard let base = raw.baseAddress, inet_ntop(family, base, &buffer, socklen_t(buffer.count)) != nil else {
+                return nil
+            }
+            return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        switch self {
+        case .ipv4(var value): return withUnsafeBytes(of: &value) { format(Int32(AF_INET), $0) }
+        case .ipv6(let high, let low):
+            var pair = (high, low)
+            return withUnsafeBytes(of: &pair) { format(Int32(AF_INET6), $0) }
+        case .text(let text): return text
+        }
     }
 }

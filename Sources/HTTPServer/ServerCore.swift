@@ -164,6 +164,10 @@ final class ServerCore: Sendable {
         var parked: [ObjectIdentifier: AsyncReply] = [:]
         /// The open connections, by their libmicrohttpd handle's address.
         var connections: [UInt: WatchedConnection] = [:]
+        /// Counts the header-deadline watcher's rounds: the coarse clock connections are timed by.
+        var tick: UInt64 = 0
+        /// The number of the last request begun.
+        var requestCount: UInt64 = 0
     }
 
     /// An open connection, for ``HTTPServer/Configuration/headerDeadline``.
@@ -171,9 +175,9 @@ final class ServerCore: Sendable {
         /// Its socket, shut down when it misses the deadline; it stays open until libmicrohttpd
         /// closes the connection, which it does after removing it from here.
         let socket: Int32
-        /// Since when it has been waiting for a request's header fields; `nil` while a request is
-        /// in progress.
-        var waitingSince: ContinuousClock.Instant?
+        /// The watcher's round since which it has been waiting for a request's header fields;
+        /// `nil` while a request is in progress.
+        var waitingSince: UInt64?
     }
 
     /// ``HTTPServer/Configuration/defaultHeaders`` as C strings, converted once; only the valid
@@ -187,8 +191,9 @@ final class ServerCore: Sendable {
     }
     private static let nextIdentity = Locked(0)
 
-    /// Numbers the requests of this process.
-    private let requestIDs = RequestIDs()
+    /// The high half of this server's request ids: random, so that ids from servers that
+    /// share a log do not collide; the low half counts requests.
+    private let requestIDPrefix = UInt64(UInt32.random(in: 0...UInt32.max)) << 32
 
     /// The number of this server's request states alive (counted in debug builds), for tests that
     /// check each one is released.
@@ -236,28 +241,27 @@ final class ServerCore: Sendable {
     func connectionOpened(_ connection: OpaquePointer) {
         let socket = cmhd_connection_fd(connection)
         guard socket >= 0 else { return }
-        let now = ContinuousClock.now
-        lifecycle.withLock {
-            $0.connections[Self.key(connection)] = WatchedConnection(socket: socket, waitingSince: now)
+        lifecycle.withLock { state in
+            state.connections[Self.key(connection)] = WatchedConnection(socket: socket, waitingSince: state.tick)
         }
     }
 
     /// A connection closed. libmicrohttpd says so before it closes the socket, so a socket found
-    /// in ``closeLateConnections(now:)`` under the lock is still this connection's.
+    /// in ``closeLateConnections(after:)`` under the lock is still this connection's.
     func connectionClosed(_ connection: OpaquePointer) {
         lifecycle.withLock { _ = $0.connections.removeValue(forKey: Self.key(connection)) }
     }
 
-    /// Shuts down the socket of every connection that has waited longer than the header deadline
-    /// for a request's header fields; libmicrohttpd then sees the end of the stream and closes the
-    /// connection. Returns how many were shut down.
+    /// Starts a new round of the watcher and shuts down the socket of every connection that has
+    /// waited more than `rounds` rounds for a request's header fields; libmicrohttpd then sees the
+    /// end of the stream and closes the connection. Returns how many were shut down.
     @discardableResult
-    func closeLateConnections(now: ContinuousClock.Instant) -> Int {
-        let deadline = configuration.headerDeadline
-        return lifecycle.withLock { state in
+    func closeLateConnections(after rounds: UInt64) -> Int {
+        lifecycle.withLock { state in
+            state.tick += 1
             var closed = 0
             for (key, watched) in state.connections {
-                guard let since = watched.waitingSince, now - since > deadline else { continue }
+                guard let since = watched.waitingSince, state.tick - since > rounds else { continue }
                 shutdown(watched.socket, Int32(SHUT_RDWR))
                 state.connections[key]?.waitingSince = nil
                 closed += 1
@@ -266,12 +270,15 @@ final class ServerCore: Sendable {
         }
     }
 
-    /// Runs ``closeLateConnections(now:)`` a few times per deadline until cancelled.
+    /// Runs ``closeLateConnections(after:)`` every quarter of the header deadline (at most every
+    /// second) until cancelled: connections are timed in those rounds — a coarse clock no request
+    /// has to read — so a deadline is enforced within one round after it passes.
     func watchHeaderDeadline() async {
-        let interval = min(.seconds(1), configuration.headerDeadline / 4)
+        let interval = max(.milliseconds(10), min(.seconds(1), configuration.headerDeadline / 4))
+        let rounds = UInt64(max(1, (configuration.headerDeadline / interval).rounded(.up)))
         while !Task.isCancelled {
-            try? await Task.sleep(for: max(interval, .milliseconds(10)))
-            closeLateConnections(now: .now)
+            try? await Task.sleep(for: interval)
+            closeLateConnections(after: rounds)
         }
     }
 
@@ -336,10 +343,9 @@ final class ServerCore: Sendable {
         guard let requestContext, let stored = requestContext.pointee else { return }
         requestContext.pointee = nil
         Unmanaged<RequestState>.fromOpaque(stored).release()
-        let now = ContinuousClock.now
         lifecycle.withLock { state in
             state.inFlight -= 1
-            if let connection { state.connections[Self.key(connection)]?.waitingSince = now }
+            if let connection { state.connections[Self.key(connection)]?.waitingSince = state.tick }
         }
     }
 
@@ -350,19 +356,22 @@ final class ServerCore: Sendable {
         requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
         let startTime = ContinuousClock.now
-        let request = Request(
+        // One lock for the count, the request's number and the connection's deadline.
+        let count = lifecycle.withLock { state in
+            state.inFlight += 1
+            state.requestCount &+= 1
+            state.connections[Self.key(connection)]?.waitingSince = nil
+            return state.requestCount
+        }
+        var request = Request(
             method: HTTPMethod(rawValue: method.map { String(cString: $0) } ?? ""),
             target: ServerCore.target(connection: connection, path: url),
-            headers: ServerCore.headers(of: connection),
-            clientAddress: ServerCore.clientAddress(of: connection))
+            headers: ServerCore.headers(of: connection))
+        request.address = ServerCore.clientAddress(of: connection)
         let state = RequestState(
-            startTime: startTime, requestID: requestIDs.next(), request: request, match: router.match(request),
-            live: liveRequests)
+            startTime: startTime, requestID: requestIDPrefix | (count & 0xFFFF_FFFF), request: request,
+            match: router.match(request), live: liveRequests)
         requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
-        lifecycle.withLock { state in
-            state.inFlight += 1
-            state.connections[Self.key(connection)]?.waitingSince = nil
-        }
 
         if let declared = request.headers["Content-Length"].flatMap({ Int($0) }) {
             if declared > configuration.maxBodyBytes {
@@ -566,12 +575,11 @@ final class ServerCore: Sendable {
         return headers
     }
 
-    private static func clientAddress(of connection: OpaquePointer) -> String? {
-        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer -> String? in
-            guard let base = buffer.baseAddress, cmhd_client_address(connection, base, 64) == 0 else {
-                return nil
-            }
-            return String(cString: base)
+    private static func clientAddress(of connection: OpaquePointer) -> ClientAddress? {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { buffer -> ClientAddress? in
+            guard let base = buffer.baseAddress else { return nil }
+            let family = cmhd_client_address(connection, base)
+            return ClientAddress(bytes: UnsafeRawBufferPointer(buffer), family: family)
         }
     }
 
@@ -600,19 +608,4 @@ final class ServerCore: Sendable {
 struct InvalidResponseError: Error, CustomStringConvertible {
     let status: Int
     var description: String { "handler returned an invalid response (status \(status) or a malformed header field)" }
-}
-
-/// Numbers requests: a random 32-bit prefix for this process (so two servers' numbers differ)
-/// followed by a 32-bit count.
-final class RequestIDs: Sendable {
-    private let counter = Locked<UInt64>(0)
-    private let prefix = UInt64(UInt32.random(in: 0...UInt32.max)) << 32
-
-    func next() -> UInt64 {
-        prefix
-            | counter.withLock { count in
-                count = (count &+ 1) & 0xFFFF_FFFF
-                return count
-            }
-    }
 }
