@@ -31,6 +31,8 @@ let package = Package(
         // The web storefront's pages as pure functions from view data to HTML, and its stylesheet.
         // Imports neither the database nor HTTP.
         .target(name: "StoreViews", dependencies: ["HTML", "CheckoutKit"], swiftSettings: strictSwift),
+        // One lock box and one pool of threads for blocking C calls, shared by the drivers and the servers.
+        .target(name: "Concurrency", swiftSettings: strictSwift),
         // The SQL vocabulary both database drivers speak: values, queries with binds, rows, errors.
         .target(name: "StoreSQL", swiftSettings: strictSwift),
         // The SQLite implementation of StoreSQL's connection and database protocols.
@@ -81,6 +83,7 @@ let package = Package(
         .testTarget(
             name: "StoreViewsTests", dependencies: ["StoreViews", "HTML", "CheckoutKit"],
             exclude: ["__Snapshots__"], swiftSettings: strictSwift),
+        .testTarget(name: "ConcurrencyTests", dependencies: ["Concurrency"], swiftSettings: strictSwift),
         .testTarget(name: "StoreSQLTests", dependencies: ["StoreSQL"], swiftSettings: strictSwift),
         .testTarget(name: "SQLiteDriverTests", dependencies: ["SQLiteDriver", "StoreSQL"], swiftSettings: strictSwift),
         .testTarget(
