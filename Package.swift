@@ -41,11 +41,14 @@ let package = Package(
         .target(name: "PostgresDriver", dependencies: ["StoreSQL", "CLibPQ"], swiftSettings: strictSwift),
         // A small HTTP/1.1 server over libmicrohttpd: requests, responses, routing, middleware.
         // Knows nothing of the store; nothing above it sees a C type.
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], swiftSettings: strictSwift),
+        .target(name: "HTTPServer", dependencies: ["Concurrency", "CMicroHTTPD"], swiftSettings: strictSwift),
         // The store server: routes, sessions, baskets, checkout, over HTTPServer and StoreDatabase.
         .target(
             name: "StoreServer",
-            dependencies: ["CheckoutKit", "StoreAPI", "StoreDatabase", "StoreCrypto", "HTTPServer", "PaymentProvider"],
+            dependencies: [
+                "CheckoutKit", "StoreAPI", "StoreDatabase", "StoreCrypto", "HTTPServer", "PaymentProvider",
+                "Concurrency",
+            ],
             swiftSettings: strictSwift),
         // The payment provider port and the sandbox provider with its own durable ledger.
         .target(
@@ -53,7 +56,8 @@ let package = Package(
             swiftSettings: strictSwift),
         // The `store` command: serve (and its help).
         .executableTarget(
-            name: "store", dependencies: ["StoreServer", "StoreDatabase", "PaymentProvider"], swiftSettings: strictSwift
+            name: "store", dependencies: ["StoreServer", "StoreDatabase", "PaymentProvider", "Concurrency"],
+            swiftSettings: strictSwift
         ),
         // Password hashes (Argon2id), session tokens and digests over libsodium.
         .target(name: "StoreCrypto", dependencies: ["CSodium"], swiftSettings: strictSwift),
@@ -96,7 +100,7 @@ let package = Package(
             name: "StoreDatabaseTests",
             dependencies: ["StoreDatabase", "CheckoutKit", "StoreSQL", "StoreCrypto", "StoreTestSupport"],
             swiftSettings: strictSwift),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strictSwift),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "Concurrency"], swiftSettings: strictSwift),
         .testTarget(
             name: "StoreServerTests",
             dependencies: [

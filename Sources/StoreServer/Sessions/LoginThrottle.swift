@@ -1,3 +1,4 @@
+import Concurrency
 import Foundation
 
 /// Slows down password guessing: after too many failed logins for one account, or from one client
