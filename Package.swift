@@ -36,7 +36,8 @@ let package = Package(
         // The SQL vocabulary both database drivers speak: values, queries with binds, rows, errors.
         .target(name: "StoreSQL", swiftSettings: strictSwift),
         // The SQLite implementation of StoreSQL's connection and database protocols.
-        .target(name: "SQLiteDriver", dependencies: ["StoreSQL", "CSQLite"], swiftSettings: strictSwift),
+        .target(
+            name: "SQLiteDriver", dependencies: ["StoreSQL", "Concurrency", "CSQLite"], swiftSettings: strictSwift),
         // StoreSQL's connection and database protocols over libpq; no C type leaves this target.
         .target(name: "PostgresDriver", dependencies: ["StoreSQL", "CLibPQ"], swiftSettings: strictSwift),
         // A small HTTP/1.1 server over libmicrohttpd: requests, responses, routing, middleware.
