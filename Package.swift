@@ -39,7 +39,8 @@ let package = Package(
         .target(
             name: "SQLiteDriver", dependencies: ["StoreSQL", "Concurrency", "CSQLite"], swiftSettings: strictSwift),
         // StoreSQL's connection and database protocols over libpq; no C type leaves this target.
-        .target(name: "PostgresDriver", dependencies: ["StoreSQL", "CLibPQ"], swiftSettings: strictSwift),
+        .target(
+            name: "PostgresDriver", dependencies: ["StoreSQL", "Concurrency", "CLibPQ"], swiftSettings: strictSwift),
         // A small HTTP/1.1 server over libmicrohttpd: requests, responses, routing, middleware.
         // Knows nothing of the store; nothing above it sees a C type.
         .target(name: "HTTPServer", dependencies: ["Concurrency", "CMicroHTTPD"], swiftSettings: strictSwift),
