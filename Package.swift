@@ -53,9 +53,8 @@ let package = Package(
             ],
             swiftSettings: strictSwift),
         // The payment provider port and the sandbox provider with its own durable ledger.
-        .target(
-            name: "PaymentProvider", dependencies: ["CheckoutKit", "StoreSQL", "StoreDatabase"],
-            swiftSettings: strictSwift),
+        // Knows the database only through StoreSQL: whoever opens it hands the ledger's database over.
+        .target(name: "PaymentProvider", dependencies: ["CheckoutKit", "StoreSQL"], swiftSettings: strictSwift),
         // The `store` command: serve (and its help).
         .executableTarget(
             name: "store", dependencies: ["StoreServer", "StoreDatabase", "PaymentProvider", "Concurrency"],

@@ -20,7 +20,9 @@ struct RunningStore: Sendable {
         }
         let provider: SandboxProvider
         do {
-            provider = try await SandboxProvider.open(url: SandboxProvider.defaultLedgerURL(forStore: options.database))
+            let ledger = try await StoreDatabase.openUnmigrated(
+                url: StoreDatabase.defaultLedgerURL(forStore: options.database), poolSize: 4)
+            provider = try await SandboxProvider.open(ledger: ledger.sql)
         } catch {
             await database.close()
             throw StartError("cannot open the sandbox payment provider's ledger: \(error)")
