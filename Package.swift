@@ -31,27 +31,34 @@ let package = Package(
         // The web storefront's pages as pure functions from view data to HTML, and its stylesheet.
         // Imports neither the database nor HTTP.
         .target(name: "StoreViews", dependencies: ["HTML", "CheckoutKit"], swiftSettings: strictSwift),
+        // One lock box and one pool of threads for blocking C calls, shared by the drivers and the servers.
+        .target(name: "Concurrency", swiftSettings: strictSwift),
         // The SQL vocabulary both database drivers speak: values, queries with binds, rows, errors.
         .target(name: "StoreSQL", swiftSettings: strictSwift),
         // The SQLite implementation of StoreSQL's connection and database protocols.
-        .target(name: "SQLiteDriver", dependencies: ["StoreSQL", "CSQLite"], swiftSettings: strictSwift),
+        .target(
+            name: "SQLiteDriver", dependencies: ["StoreSQL", "Concurrency", "CSQLite"], swiftSettings: strictSwift),
         // StoreSQL's connection and database protocols over libpq; no C type leaves this target.
-        .target(name: "PostgresDriver", dependencies: ["StoreSQL", "CLibPQ"], swiftSettings: strictSwift),
+        .target(
+            name: "PostgresDriver", dependencies: ["StoreSQL", "Concurrency", "CLibPQ"], swiftSettings: strictSwift),
         // A small HTTP/1.1 server over libmicrohttpd: requests, responses, routing, middleware.
         // Knows nothing of the store; nothing above it sees a C type.
-        .target(name: "HTTPServer", dependencies: ["CMicroHTTPD"], swiftSettings: strictSwift),
+        .target(name: "HTTPServer", dependencies: ["Concurrency", "CMicroHTTPD"], swiftSettings: strictSwift),
         // The store server: routes, sessions, baskets, checkout, over HTTPServer and StoreDatabase.
         .target(
             name: "StoreServer",
-            dependencies: ["CheckoutKit", "StoreAPI", "StoreDatabase", "StoreCrypto", "HTTPServer", "PaymentProvider"],
+            dependencies: [
+                "CheckoutKit", "StoreAPI", "StoreDatabase", "StoreCrypto", "HTTPServer", "PaymentProvider",
+                "Concurrency",
+            ],
             swiftSettings: strictSwift),
         // The payment provider port and the sandbox provider with its own durable ledger.
-        .target(
-            name: "PaymentProvider", dependencies: ["CheckoutKit", "StoreSQL", "StoreDatabase"],
-            swiftSettings: strictSwift),
+        // Knows the database only through StoreSQL: whoever opens it hands the ledger's database over.
+        .target(name: "PaymentProvider", dependencies: ["CheckoutKit", "StoreSQL"], swiftSettings: strictSwift),
         // The `store` command: serve (and its help).
         .executableTarget(
-            name: "store", dependencies: ["StoreServer", "StoreDatabase", "PaymentProvider"], swiftSettings: strictSwift
+            name: "store", dependencies: ["StoreServer", "StoreDatabase", "PaymentProvider", "Concurrency"],
+            swiftSettings: strictSwift
         ),
         // Password hashes (Argon2id), session tokens and digests over libsodium.
         .target(name: "StoreCrypto", dependencies: ["CSodium"], swiftSettings: strictSwift),
@@ -81,6 +88,7 @@ let package = Package(
         .testTarget(
             name: "StoreViewsTests", dependencies: ["StoreViews", "HTML", "CheckoutKit"],
             exclude: ["__Snapshots__"], swiftSettings: strictSwift),
+        .testTarget(name: "ConcurrencyTests", dependencies: ["Concurrency"], swiftSettings: strictSwift),
         .testTarget(name: "StoreSQLTests", dependencies: ["StoreSQL"], swiftSettings: strictSwift),
         .testTarget(name: "SQLiteDriverTests", dependencies: ["SQLiteDriver", "StoreSQL"], swiftSettings: strictSwift),
         .testTarget(
@@ -93,7 +101,7 @@ let package = Package(
             name: "StoreDatabaseTests",
             dependencies: ["StoreDatabase", "CheckoutKit", "StoreSQL", "StoreCrypto", "StoreTestSupport"],
             swiftSettings: strictSwift),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strictSwift),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "Concurrency"], swiftSettings: strictSwift),
         .testTarget(
             name: "StoreServerTests",
             dependencies: [

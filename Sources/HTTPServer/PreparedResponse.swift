@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Concurrency
 
 /// A response built once and sent many times — a cached document such as a catalog page.
 ///

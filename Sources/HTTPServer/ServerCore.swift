@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Concurrency
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,5 @@
 import CheckoutKit
 import Foundation
-import StoreDatabase
 import StoreSQL
 
 /// The built-in provider that behaves like a real provider's test mode (docs/BEHAVIOUR.md §5).
@@ -28,33 +27,40 @@ public final class SandboxProvider: PaymentProvider {
     private let ledger: any SQLDatabase
     private let clock: @Sendable () -> Date
 
-    /// Opens (creating if needed) the ledger at `url`: `sqlite:PATH` or a `postgres://` URL, with
-    /// `poolSize` connections of its own on PostgreSQL.
+    /// A sandbox keeping its ledger in `ledger`, an opened database of its own (on SQLite, its own
+    /// file; on PostgreSQL, connections of its own), whose ledger table it creates if needed.
+    ///
+    /// The provider takes the database over: ``close()`` closes it, and so does a failure here
+    /// (the table could not be created), before the error is thrown.
     public static func open(
-        url: String, poolSize: Int = 4, clock: @escaping @Sendable () -> Date = { Date() }
+        ledger: any SQLDatabase, clock: @escaping @Sendable () -> Date = { Date() }
     ) async throws -> SandboxProvider {
-        let database = try await StoreDatabase.openUnmigrated(url: url, poolSize: poolSize)
-        try await database.sql.write { connection in
-            if connection.dialect == .postgres {
-                // Servers starting together would race on CREATE TABLE IF NOT EXISTS.
-                _ = try connection.query("SELECT pg_advisory_xact_lock(\(Self.ledgerLockKey))")
+        do {
+            try await ledger.write { connection in
+                if connection.dialect == .postgres {
+                    // Servers starting together would race on CREATE TABLE IF NOT EXISTS.
+                    _ = try connection.query("SELECT pg_advisory_xact_lock(\(Self.ledgerLockKey))")
+                }
+                try connection.executeScript(
+                    """
+                    CREATE TABLE IF NOT EXISTS sandbox_charges (
+                        key TEXT PRIMARY KEY,
+                        charge_id TEXT NOT NULL UNIQUE,
+                        outcome TEXT NOT NULL CHECK (outcome IN ('approved', 'declined')),
+                        decline_reason TEXT,
+                        card_brand TEXT,
+                        method TEXT NOT NULL,
+                        amount_minor BIGINT NOT NULL,
+                        currency TEXT NOT NULL,
+                        created_at BIGINT NOT NULL
+                    )
+                    """)
             }
-            try connection.executeScript(
-                """
-                CREATE TABLE IF NOT EXISTS sandbox_charges (
-                    key TEXT PRIMARY KEY,
-                    charge_id TEXT NOT NULL UNIQUE,
-                    outcome TEXT NOT NULL CHECK (outcome IN ('approved', 'declined')),
-                    decline_reason TEXT,
-                    card_brand TEXT,
-                    method TEXT NOT NULL,
-                    amount_minor BIGINT NOT NULL,
-                    currency TEXT NOT NULL,
-                    created_at BIGINT NOT NULL
-                )
-                """)
+        } catch {
+            await ledger.close()
+            throw error
         }
-        return SandboxProvider(ledger: database.sql, clock: clock)
+        return SandboxProvider(ledger: ledger, clock: clock)
     }
 
     /// The key of the advisory lock that serializes creating the ledger on PostgreSQL.
@@ -65,15 +71,7 @@ public final class SandboxProvider: PaymentProvider {
         self.clock = clock
     }
 
-    /// The default ledger for a store database: a sibling SQLite file, or the same PostgreSQL
-    /// database (its own table, its own connections) so that every server of a fleet shares it.
-    public static func defaultLedgerURL(forStore url: String) throws -> String {
-        switch try DatabaseURL(url) {
-        case .sqlite(let path): return "sqlite:\(path).sandbox-provider"
-        case .postgres(let url): return url
-        }
-    }
-
+    /// Closes the ledger's database.
     public func close() async {
         await ledger.close()
     }
@@ -95,7 +93,7 @@ public final class SandboxProvider: PaymentProvider {
     }
 
     public func status(ofKey key: String) async throws(ProviderError) -> ChargeStatus {
-        let now = clock().unixMilliseconds
+        let now = Self.milliseconds(clock())
         let closing = OpaqueIdentifier.make(prefix: "closed_")
         do {
             return try await ledger.write { connection in
@@ -128,6 +126,11 @@ public final class SandboxProvider: PaymentProvider {
         } catch {
             throw .unavailable
         }
+    }
+
+    /// Whole milliseconds since 1970 UTC: how the ledger stores instants, like the store's tables.
+    static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1_000).rounded(.down))
     }
 
     /// The decline reason of a key closed by a lookup that found nothing.
@@ -173,7 +176,7 @@ public final class SandboxProvider: PaymentProvider {
         case .chargeThenLoseAnswer: (outcome, reason, brand) = ("approved", nil, "visa")
         case .down: (outcome, reason, brand) = ("declined", "unavailable", nil)
         }
-        let now = clock().unixMilliseconds
+        let now = Self.milliseconds(clock())
         return try await ledger.write { connection in
             let inserted = try connection.execute(
                 """

@@ -1,12 +1,15 @@
 import CLibPQ
+import Concurrency
 import StoreSQL
 
 /// A PostgreSQL database behind a pool of connections, for the store's repositories.
 ///
-/// - Threads: every connection lives on a dedicated thread of the pool (see
-///   ``ConnectionWorkers``); the closures given to ``read(_:)`` and ``write(_:)`` run there, never on
-///   the Swift concurrency pool, and callers await them without blocking. At most
-///   ``Configuration/poolSize`` closures run at once; the rest wait in first-come order.
+/// - Threads: every connection lives on a dedicated thread of a ``Concurrency/BlockingPool``, is
+///   opened, used and closed there only; the closures given to ``read(_:)`` and ``write(_:)`` run
+///   there, never on the Swift concurrency pool, and callers await them without blocking. At most
+///   ``Configuration/poolSize`` closures run at once; the rest wait in first-come order. (Why
+///   threads of our own: every libpq call blocks its thread for at least a network round trip, and
+///   a write holds its connection for a whole transaction; see ``Concurrency/BlockingPool``.)
 /// - Reads run in autocommit mode on a connection whose transactions default to read-only, so a
 ///   write attempted in ``read(_:)`` fails (`25006`).
 /// - Writes run in one transaction at the configured isolation level and are retried as a whole on
@@ -66,7 +69,7 @@ public final class PostgresDatabase: SQLDatabase {
     public let dialect: SQLDialect = .postgres
     /// The configuration the database was opened with.
     public let configuration: Configuration
-    private let workers = ConnectionWorkers()
+    private let workers: BlockingPool<PostgresConnection>
 
     /// Opens ``Configuration/poolSize`` connections to `url`, each on its own thread.
     ///
@@ -90,7 +93,8 @@ public final class PostgresDatabase: SQLDatabase {
         }
         self.configuration = configuration
         let capacity = configuration.statementCacheCapacity
-        try await workers.start(count: configuration.poolSize) { () throws(DatabaseError) in
+        workers = try await BlockingPool.start(name: "PostgresDriver.worker", threads: configuration.poolSize) {
+            _ throws(DatabaseError) in
             try PostgresConnection(
                 url: url, statementCacheCapacity: capacity,
                 sessionSetup: "SET default_transaction_read_only = on")
@@ -98,6 +102,7 @@ public final class PostgresDatabase: SQLDatabase {
     }
 
     deinit {
+        // Without close(): the workers finish what is queued, close their connections and end.
         workers.closeWithoutWaiting()
     }
 
@@ -166,21 +171,17 @@ public final class PostgresDatabase: SQLDatabase {
     }
 
     /// Runs `work` on the next free connection's thread and waits for its result.
+    ///
+    /// The connection is made ready first: reopened when the server closed it, a transaction left
+    /// open rolled back. If it cannot be made ready, `work` does not run and the error is thrown.
     private func run<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
-        let result: Result<T, any Error> = await withCheckedContinuation { continuation in
-            let accepted = workers.submit { prepared in
-                switch prepared {
-                case .success(let connection):
-                    continuation.resume(returning: Result { try work(connection) })
-                case .failure(let error):
-                    continuation.resume(returning: .failure(error))
-                }
+        do {
+            return try await workers.run { connection in
+                try connection.prepareForJob()
+                return try work(connection)
             }
-            if !accepted {
-                continuation.resume(
-                    returning: .failure(DatabaseError(kind: .misuse, code: "misuse", message: "database is closed")))
-            }
+        } catch BlockingPoolError.closed {
+            throw DatabaseError(kind: .misuse, code: "misuse", message: "database is closed")
         }
-        return try result.get()
     }
 }

@@ -1,3 +1,4 @@
+import Concurrency
 import Foundation
 import StoreSQL
 
@@ -32,12 +33,34 @@ public struct SQLiteWriteStatistics: Sendable, Hashable {
 
 /// Runs batches of write jobs on the writer connection, one transaction per batch (group commit).
 ///
-/// Confined to the writer thread, like the connection it drives.
+/// The writer thread's resource: confined to that thread, like the connection it drives. The pool's
+/// jobs ``stage(_:)`` the writes the thread took at once; ``commitStaged()`` then runs them as one batch.
 struct GroupCommitter {
     let connection: SQLiteConnection
     /// How many times a transient failure (busy) is tried before giving up.
     let attemptLimit: Int
-    let statistics: Guarded<SQLiteWriteStatistics>
+    let statistics: Locked<SQLiteWriteStatistics>
+    /// The writes taken since the last batch ran.
+    private var staged: [WriteJob] = []
+
+    init(connection: SQLiteConnection, attemptLimit: Int, statistics: Locked<SQLiteWriteStatistics>) {
+        self.connection = connection
+        self.attemptLimit = attemptLimit
+        self.statistics = statistics
+    }
+
+    /// Adds a write to the next batch.
+    mutating func stage(_ job: WriteJob) {
+        staged.append(job)
+    }
+
+    /// Runs the staged writes in one transaction (see ``run(_:)``) and starts a new batch.
+    mutating func commitStaged() {
+        guard !staged.isEmpty else { return }
+        let jobs = staged
+        staged.removeAll(keepingCapacity: true)
+        run(jobs)
+    }
 
     private var savepoint: String { SQLiteConnection.jobSavepointName }
 

@@ -1,15 +1,18 @@
+import Concurrency
 import Foundation
 import StoreSQL
 
 /// An SQLite database file in WAL mode, served by one writer thread and a pool of reader threads.
 ///
-/// **Threads.** Every connection lives on a dedicated `Foundation.Thread` of its own for its whole
-/// life: it is opened there, used there, and closed there. Callers' closures are queued to those
-/// threads and their results come back through continuations, so no blocking SQLite call (disk I/O,
-/// `fsync`, waiting for a lock) ever runs on the Swift concurrency pool, and every connection is used
-/// by exactly one thread, as SQLite's multi-thread mode requires. Dedicated threads rather than
-/// dispatch queues make that confinement explicit and let the writer wait for, then take, every queued
-/// write at once, which group commit needs; the cost is a fixed `1 + readerCount` threads.
+/// **Threads.** Every connection lives on a dedicated thread of its own for its whole life (the
+/// threads of a ``Concurrency/BlockingPool``: one for the writer, `readerCount` for the readers, one
+/// for checkpoints): it is opened there, used there, and closed there. Callers' closures are queued
+/// to those threads and their results come back through continuations, so no blocking SQLite call
+/// (disk I/O, `fsync`, waiting for a lock) ever runs on the Swift concurrency pool, and every
+/// connection is used by exactly one thread, as SQLite's multi-thread mode requires. Dedicated
+/// threads rather than dispatch queues make that confinement explicit and let the writer take every
+/// queued write at once, which group commit needs; the cost is a fixed `1 + readerCount` threads,
+/// and one more for checkpoints.
 ///
 /// **Writes (group commit).** The writer takes every queued write (up to
 /// ``Configuration/maxBatchSize``) and runs them in one `BEGIN IMMEDIATE … COMMIT` transaction, each
@@ -79,12 +82,12 @@ public final class SQLiteDatabase: SQLDatabase {
     /// The configuration the database was opened with.
     public let configuration: Configuration
 
-    private let writeQueue = JobQueue<WriteJob>()
-    private let readQueue = JobQueue<ReadJob>()
-    private let threads = ThreadGroup()
-    private let writeStatistics = Guarded(SQLiteWriteStatistics())
-    /// Set by ``close()`` to stop the checkpointer.
-    private let stopped = Guarded(false)
+    private let writer: BlockingPool<GroupCommitter>
+    private let readers: BlockingPool<SQLiteConnection>
+    private let checkpointer: BlockingPool<SQLiteConnection>?
+    private let writeStatistics: Locked<SQLiteWriteStatistics>
+    /// Set when the database closes, to stop the checkpointer.
+    private let stopped: Locked<Bool>
 
     /// Always ``StoreSQL/SQLDialect/sqlite``.
     public var dialect: SQLDialect { .sqlite }
@@ -97,46 +100,25 @@ public final class SQLiteDatabase: SQLDatabase {
     /// `DatabaseError` when the path cannot be opened (`.connectionFailed`), the file is not a database
     /// (`.corrupt`), a setting does not read back as asked, or the configuration is invalid
     /// (`.misuse`); every connection already opened is closed and every thread has ended by then.
-    public init(path: String, configuration: Configuration = Configuration()) throws(DatabaseError) {
-        guard configuration.readerCount >= 1, configuration.maxBatchSize >= 1,
-            configuration.transientAttemptLimit >= 1, configuration.statementCacheCapacity >= 0,
-            configuration.busyTimeout >= .zero
-        else {
-            throw .driverMisuse(
-                "invalid configuration: readerCount, maxBatchSize and transientAttemptLimit must be at least 1, "
-                    + "statementCacheCapacity and busyTimeout not negative")
-        }
-        self.path = path
-        self.configuration = configuration
-
+    public convenience init(path: String, configuration: Configuration = Configuration()) throws(DatabaseError) {
+        let plan = try Plan(path: path, configuration: configuration)
         // The writer first: it switches the file to WAL, which the readers then expect.
-        let writerOptions = SQLiteConnection.Options(
-            role: .writer, synchronous: configuration.synchronous, busyTimeout: configuration.busyTimeout,
-            statementCacheCapacity: configuration.statementCacheCapacity)
-        let writerStartup = StartupReports()
-        startWriter(options: writerOptions, startup: writerStartup)
-        var failure = writerStartup.waitForFailure(expecting: 1)
-
-        if failure == nil, let interval = configuration.checkpointInterval {
-            let checkpointerStartup = StartupReports()
-            startCheckpointer(every: interval, options: writerOptions, startup: checkpointerStartup)
-            failure = checkpointerStartup.waitForFailure(expecting: 1)
-        }
-        if failure == nil {
-            var readerOptions = writerOptions
-            readerOptions.role = .reader
-            let readerStartup = StartupReports()
-            for number in 1...configuration.readerCount {
-                startReader(number: number, options: readerOptions, startup: readerStartup)
+        let writer = try BlockingPool(
+            name: "SQLiteDriver.writer", threads: 1, batchLimit: configuration.maxBatchSize,
+            afterBatch: { committer in committer.commitStaged() }, makeResource: plan.makeWriter)
+        var checkpointer: BlockingPool<SQLiteConnection>?
+        do throws(DatabaseError) {
+            if plan.checkpointsApart {
+                checkpointer = try BlockingPool(
+                    name: "SQLiteDriver.checkpointer", threads: 1, makeResource: plan.makeCheckpointer)
             }
-            failure = readerStartup.waitForFailure(expecting: configuration.readerCount)
-        }
-        if let failure {
-            writeQueue.close()
-            readQueue.close()
-            stopped.withLock { $0 = true }
-            threads.blockUntilAllExited()
-            throw failure
+            let readers = try BlockingPool(
+                name: "SQLiteDriver.reader", threads: configuration.readerCount, makeResource: plan.makeReader)
+            self.init(plan: plan, writer: writer, readers: readers, checkpointer: checkpointer)
+        } catch {
+            checkpointer?.closeBlockingUntilEnded()
+            writer.closeBlockingUntilEnded()
+            throw error
         }
     }
 
@@ -144,23 +126,57 @@ public final class SQLiteDatabase: SQLDatabase {
     public static func open(
         path: String, configuration: Configuration = Configuration()
     ) async throws(DatabaseError) -> SQLiteDatabase {
-        let result: Result<SQLiteDatabase, DatabaseError> = await withCheckedContinuation { continuation in
-            let thread = Thread {
-                continuation.resume(
-                    returning: Result { () throws(DatabaseError) in
-                        try SQLiteDatabase(path: path, configuration: configuration)
-                    })
+        let plan = try Plan(path: path, configuration: configuration)
+        let writer = try await BlockingPool.start(
+            name: "SQLiteDriver.writer", threads: 1, batchLimit: configuration.maxBatchSize,
+            afterBatch: { committer in committer.commitStaged() }, makeResource: plan.makeWriter)
+        var checkpointer: BlockingPool<SQLiteConnection>?
+        do throws(DatabaseError) {
+            if plan.checkpointsApart {
+                checkpointer = try await BlockingPool.start(
+                    name: "SQLiteDriver.checkpointer", threads: 1, makeResource: plan.makeCheckpointer)
             }
-            thread.name = "SQLiteDriver.open"
-            thread.start()
+            let readers = try await BlockingPool.start(
+                name: "SQLiteDriver.reader", threads: configuration.readerCount, makeResource: plan.makeReader)
+            return SQLiteDatabase(plan: plan, writer: writer, readers: readers, checkpointer: checkpointer)
+        } catch {
+            await checkpointer?.close()
+            await writer.close()
+            throw error
         }
-        return try result.get()
+    }
+
+    private init(
+        plan: Plan, writer: BlockingPool<GroupCommitter>, readers: BlockingPool<SQLiteConnection>,
+        checkpointer: BlockingPool<SQLiteConnection>?
+    ) {
+        path = plan.path
+        configuration = plan.configuration
+        writeStatistics = plan.statistics
+        stopped = plan.stopped
+        self.writer = writer
+        self.readers = readers
+        self.checkpointer = checkpointer
+        if let checkpointer, let interval = configuration.checkpointInterval {
+            // One job that lasts until the database closes: so that no commit ever waits for a
+            // checkpoint (the writer's automatic ones are off), a connection of its own copies the
+            // write-ahead log into the database file every `interval`, and once more at the end.
+            let stopped = stopped
+            checkpointer.submit { connection in
+                while stopped.wait(until: { $0 ? () : nil }, timeout: interval) == nil {
+                    connection.checkpoint()
+                }
+                connection.checkpoint()
+            }
+        }
     }
 
     deinit {
         // Without close(): the threads drain what is queued, close their connections and end.
-        writeQueue.close()
-        readQueue.close()
+        writer.closeWithoutWaiting()
+        readers.closeWithoutWaiting()
+        stopped.withLock(waking: .all) { $0 = true }
+        checkpointer?.closeWithoutWaiting()
     }
 
     // MARK: - SQLDatabase
@@ -170,11 +186,13 @@ public final class SQLiteDatabase: SQLDatabase {
     /// The connection is `query_only`: any write fails with a `.misuse` error. Throws what `body`
     /// throws, or `.misuse` ("database is closed") after ``close()``.
     public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            let job = ReadJob { connection in
-                continuation.resume(with: Result { try body(connection) })
+        do {
+            return try await readers.run { connection in
+                defer { connection.rollbackIfInTransaction() }
+                return try body(connection)
             }
-            if !readQueue.enqueue(job) { continuation.resume(throwing: DatabaseError.databaseClosed) }
+        } catch BlockingPoolError.closed {
+            throw DatabaseError.databaseClosed
         }
     }
 
@@ -192,7 +210,9 @@ public final class SQLiteDatabase: SQLDatabase {
                     return { continuation.resume(returning: value) }
                 },
                 fail: { error in continuation.resume(throwing: error) })
-            if !writeQueue.enqueue(job) { continuation.resume(throwing: DatabaseError.databaseClosed) }
+            if !writer.submit({ committer in committer.stage(job) }) {
+                continuation.resume(throwing: DatabaseError.databaseClosed)
+            }
         }
     }
 
@@ -201,18 +221,21 @@ public final class SQLiteDatabase: SQLDatabase {
     /// Calls made after `close()` has begun fail with `.misuse` ("database is closed"). Calling it again
     /// is harmless.
     public func close() async {
-        writeQueue.close()
-        readQueue.close()
-        stopped.withLock { $0 = true }
-        await threads.allExited()
+        writer.closeWithoutWaiting()
+        readers.closeWithoutWaiting()
+        await writer.close()
+        await readers.close()
+        // Last, so that the checkpointer's final checkpoint comes after the last write.
+        stopped.withLock(waking: .all) { $0 = true }
+        await checkpointer?.close()
     }
 
     // MARK: - Inspection
 
     /// Counters of the writer: commits against jobs show how well writes are being batched.
     public func statistics() -> SQLiteWriteStatistics {
-        var statistics = writeStatistics.withLock { $0 }
-        statistics.queuedJobs = writeQueue.count
+        var statistics = writeStatistics.current
+        statistics.queuedJobs = writer.queuedJobCount
         return statistics
     }
 
@@ -226,72 +249,6 @@ public final class SQLiteDatabase: SQLDatabase {
         try await read { connection in try Self.sqliteConnection(connection).settings() }
     }
 
-    // MARK: - Threads
-
-    /// Starts a thread that opens a connection of its own, reports to `startup` whether it could,
-    /// then runs `body` with it; the connection is closed when `body` returns, on that thread.
-    private func startConnectionThread(
-        named name: String, options: SQLiteConnection.Options, startup: StartupReports,
-        _ body: @escaping @Sendable (SQLiteConnection) -> Void
-    ) {
-        let path = path
-        threads.start(named: name) {
-            let connection: SQLiteConnection
-            do throws(DatabaseError) {
-                connection = try SQLiteConnection(path: path, options: options)
-            } catch {
-                startup.report(error)
-                return
-            }
-            startup.report(nil)
-            body(connection)
-        }
-    }
-
-    private func startWriter(options: SQLiteConnection.Options, startup: StartupReports) {
-        let queue = writeQueue
-        let statistics = writeStatistics
-        let batchSize = configuration.maxBatchSize
-        let attemptLimit = configuration.transientAttemptLimit
-        let checkpointsApart = configuration.checkpointInterval != nil
-        startConnectionThread(named: "SQLiteDriver.writer", options: options, startup: startup) { connection in
-            if checkpointsApart { connection.disableAutomaticCheckpoints() }
-            let committer = GroupCommitter(connection: connection, attemptLimit: attemptLimit, statistics: statistics)
-            while true {
-                let batch = queue.take(upTo: batchSize)
-                if batch.isEmpty { break }
-                committer.run(batch)
-            }
-        }
-    }
-
-    /// A thread with its own connection that checkpoints the write-ahead log every `interval`, so
-    /// that no commit ever waits for a checkpoint (the writer's automatic ones are turned off).
-    private func startCheckpointer(every interval: Duration, options: SQLiteConnection.Options, startup: StartupReports)
-    {
-        let stopped = stopped
-        let microseconds = UInt32(
-            clamping: interval.components.seconds * 1_000_000 + interval.components.attoseconds / 1_000_000_000_000)
-        startConnectionThread(named: "SQLiteDriver.checkpointer", options: options, startup: startup) { connection in
-            while !stopped.withLock({ $0 }) {
-                usleep(microseconds)
-                connection.checkpoint()
-            }
-            connection.checkpoint()
-        }
-    }
-
-    private func startReader(number: Int, options: SQLiteConnection.Options, startup: StartupReports) {
-        let queue = readQueue
-        let name = "SQLiteDriver.reader.\(number)"
-        startConnectionThread(named: name, options: options, startup: startup) { connection in
-            while let job = queue.take(upTo: 1).first {
-                job.run(connection)
-                connection.rollbackIfInTransaction()
-            }
-        }
-    }
-
     private static func sqliteConnection(_ connection: any SQLConnection) throws(DatabaseError) -> SQLiteConnection {
         guard let connection = connection as? SQLiteConnection else {
             throw .driverMisuse("not an SQLite connection")
@@ -300,74 +257,51 @@ public final class SQLiteDatabase: SQLDatabase {
     }
 }
 
-/// A caller's read, queued for a reader thread.
-struct ReadJob: Sendable {
-    /// Runs the caller's closure on the reader connection and reports its result.
-    let run: @Sendable (SQLiteConnection) -> Void
-}
+/// What the driver's threads are made of, for the blocking and the async opening alike.
+private struct Plan: Sendable {
+    let path: String
+    let configuration: SQLiteDatabase.Configuration
+    let statistics = Locked(SQLiteWriteStatistics())
+    let stopped = Locked(false)
+    private let writerOptions: SQLiteConnection.Options
 
-/// What the connection threads report once they have tried to open their connection.
-final class StartupReports: Sendable {
-    private let reports = Guarded([DatabaseError?]())
-
-    func report(_ failure: DatabaseError?) {
-        reports.withLock(wake: .all) { $0.append(failure) }
-    }
-
-    /// Blocks until `count` threads have reported; the first failure, if any.
-    func waitForFailure(expecting count: Int) -> DatabaseError? {
-        reports.wait { reports in
-            guard reports.count >= count else { return nil }
-            return .some(reports.lazy.compactMap { $0 }.first)
+    /// Checks the configuration.
+    init(path: String, configuration: SQLiteDatabase.Configuration) throws(DatabaseError) {
+        guard configuration.readerCount >= 1, configuration.maxBatchSize >= 1,
+            configuration.transientAttemptLimit >= 1, configuration.statementCacheCapacity >= 0,
+            configuration.busyTimeout >= .zero
+        else {
+            throw .driverMisuse(
+                "invalid configuration: readerCount, maxBatchSize and transientAttemptLimit must be at least 1, "
+                    + "statementCacheCapacity and busyTimeout not negative")
         }
-    }
-}
-
-/// The driver's running threads, so closing can wait until every connection is closed.
-final class ThreadGroup: Sendable {
-    private struct State {
-        var running = 0
-        var waiters: [CheckedContinuation<Void, Never>] = []
+        self.path = path
+        self.configuration = configuration
+        writerOptions = SQLiteConnection.Options(
+            role: .writer, synchronous: configuration.synchronous, busyTimeout: configuration.busyTimeout,
+            statementCacheCapacity: configuration.statementCacheCapacity)
     }
 
-    private let state = Guarded(State())
+    /// Whether a connection of its own checkpoints the write-ahead log, rather than the writer's commits.
+    var checkpointsApart: Bool { configuration.checkpointInterval != nil }
 
-    /// Starts a thread running `body`; the thread counts as running until `body` has returned (and so
-    /// released its connection).
-    func start(named name: String, _ body: @escaping @Sendable () -> Void) {
-        state.withLock { $0.running += 1 }
-        let thread = Thread { [self] in
-            body()
-            exited()
-        }
-        thread.name = name
-        thread.start()
+    /// The writer's connection, wrapped in what runs its batches. Called on the writer thread.
+    func makeWriter(_: Int) throws(DatabaseError) -> GroupCommitter {
+        let connection = try SQLiteConnection(path: path, options: writerOptions)
+        if checkpointsApart { connection.disableAutomaticCheckpoints() }
+        return GroupCommitter(
+            connection: connection, attemptLimit: configuration.transientAttemptLimit, statistics: statistics)
     }
 
-    /// Suspends until every thread has ended.
-    func allExited() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let done = state.withLock { state in
-                if state.running == 0 { return true }
-                state.waiters.append(continuation)
-                return false
-            }
-            if done { continuation.resume() }
-        }
+    /// The checkpointer's connection. Called on its thread.
+    func makeCheckpointer(_: Int) throws(DatabaseError) -> SQLiteConnection {
+        try SQLiteConnection(path: path, options: writerOptions)
     }
 
-    /// Blocks the calling thread until every thread has ended (for the synchronous initializer).
-    func blockUntilAllExited() {
-        state.wait { $0.running == 0 ? () : nil }
-    }
-
-    private func exited() {
-        let waiters = state.withLock(wake: .all) { state in
-            state.running -= 1
-            guard state.running == 0 else { return [CheckedContinuation<Void, Never>]() }
-            defer { state.waiters.removeAll() }
-            return state.waiters
-        }
-        for waiter in waiters { waiter.resume() }
+    /// A `query_only` reader connection. Called on the reader's thread.
+    func makeReader(_: Int) throws(DatabaseError) -> SQLiteConnection {
+        var options = writerOptions
+        options.role = .reader
+        return try SQLiteConnection(path: path, options: options)
     }
 }

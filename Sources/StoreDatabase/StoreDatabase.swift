@@ -61,6 +61,19 @@ public struct StoreDatabase: Sendable {
         }
     }
 
+    /// Where the sandbox payment provider keeps its ledger for the store database at `url`: a
+    /// sibling SQLite file, or the same PostgreSQL database (the ledger's own table, reached through
+    /// connections of its own) so that every server of a fleet shares it. Open it with
+    /// ``openUnmigrated(url:poolSize:)``; the provider creates its table itself.
+    ///
+    /// - Throws: ``DatabaseURLError`` when `url` is not a database URL.
+    public static func defaultLedgerURL(forStore url: String) throws(DatabaseURLError) -> String {
+        switch try DatabaseURL(url) {
+        case .sqlite(let path): return "sqlite:\(path).sandbox-provider"
+        case .postgres(let url): return url
+        }
+    }
+
     /// Finishes queued work and closes every connection.
     public func close() async {
         await sql.close()

@@ -1,3 +1,4 @@
+import Concurrency
 import Foundation
 import PaymentProvider
 import StoreDatabase
@@ -19,7 +20,9 @@ struct RunningStore: Sendable {
         }
         let provider: SandboxProvider
         do {
-            provider = try await SandboxProvider.open(url: SandboxProvider.defaultLedgerURL(forStore: options.database))
+            let ledger = try await StoreDatabase.openUnmigrated(
+                url: StoreDatabase.defaultLedgerURL(forStore: options.database), poolSize: 4)
+            provider = try await SandboxProvider.open(ledger: ledger.sql)
         } catch {
             await database.close()
             throw StartError("cannot open the sandbox payment provider's ledger: \(error)")
@@ -69,29 +72,11 @@ func fail(_ message: String, code: Int32) -> Never {
 
 /// Runs `body` in a task and blocks the calling (main) thread until it finishes.
 func waitFor<Value: Sendable>(_ body: @escaping @Sendable () async throws -> Value) throws -> Value {
-    let outcome = Outcome<Value>()
+    let outcome = Locked<Result<Value, any Error>?>(nil)
     Task {
-        do { outcome.finish(.success(try await body())) } catch { outcome.finish(.failure(error)) }
+        let result: Result<Value, any Error>
+        do { result = .success(try await body()) } catch { result = .failure(error) }
+        outcome.withLock(waking: .all) { $0 = result }
     }
-    return try outcome.wait()
-}
-
-/// A result handed from a task to a waiting thread.
-final class Outcome<Value: Sendable>: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var result: Result<Value, any Error>?
-
-    func finish(_ result: Result<Value, any Error>) {
-        condition.lock()
-        self.result = result
-        condition.signal()
-        condition.unlock()
-    }
-
-    func wait() throws -> Value {
-        condition.lock()
-        defer { condition.unlock() }
-        while result == nil { condition.wait() }
-        return try result?.get() ?? { throw StartError("no result") }()
-    }
+    return try outcome.wait { $0 }.get()
 }

@@ -75,8 +75,9 @@ struct TestStore: Sendable {
         provider wrap: @Sendable (SandboxProvider) -> any PaymentProvider = { $0 }
     ) async throws -> TestStore {
         let database = try await StoreDatabase.open(url: url, hasher: .minimal, poolSize: 4)
-        let provider = try await SandboxProvider.open(
-            url: try SandboxProvider.defaultLedgerURL(forStore: url), poolSize: 2)
+        let ledger = try await StoreDatabase.openUnmigrated(
+            url: StoreDatabase.defaultLedgerURL(forStore: url), poolSize: 2)
+        let provider = try await SandboxProvider.open(ledger: ledger.sql)
         let log = LogLines()
         let server = try await StoreServer(
             database: database,

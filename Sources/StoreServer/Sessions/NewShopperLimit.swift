@@ -1,3 +1,4 @@
+import Concurrency
 import Foundation
 
 /// Bounds how many anonymous shoppers one client address may create: a token bucket per address,

@@ -1,4 +1,5 @@
 import CheckoutKit
+import Concurrency
 import Foundation
 import HTTPServer
 
