@@ -31,6 +31,10 @@ let package = Package(
         // The app's screen models: @Observable, main-actor, platform-neutral, over StoreClient's protocols.
         .target(
             name: "StoreFeatures", dependencies: ["StoreClient", "StoreAPI", "CheckoutKit"], swiftSettings: strictSwift),
+        // The terminal storefront (`store shop`): the app's models driven from a terminal.
+        .target(
+            name: "StoreShop", dependencies: ["StoreFeatures", "StoreClient", "StoreAPI", "CheckoutKit", "CNCurses"],
+            swiftSettings: strictSwift),
         // A tiny HTML builder that escapes every text and attribute value; knows nothing of the store.
         .target(name: "HTML", swiftSettings: strictSwift),
         // The web storefront's pages as pure functions from view data to HTML, and its stylesheet.
@@ -62,7 +66,11 @@ let package = Package(
         .target(name: "PaymentProvider", dependencies: ["CheckoutKit", "StoreSQL"], swiftSettings: strictSwift),
         // The `store` command: serve (and its help).
         .executableTarget(
-            name: "store", dependencies: ["StoreServer", "StoreDatabase", "PaymentProvider", "Concurrency"],
+            name: "store",
+            dependencies: [
+                "StoreServer", "StoreDatabase", "PaymentProvider", "Concurrency", "StoreShop", "StoreClient",
+                "StoreFeatures",
+            ],
             swiftSettings: strictSwift
         ),
         // Password hashes (Argon2id), session tokens and digests over libsodium.
@@ -81,6 +89,8 @@ let package = Package(
             name: "CMicroHTTPD", path: "Sources/CMicroHTTPD", pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(
+            name: "CNCurses", path: "Sources/CNCurses", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(
             name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
 

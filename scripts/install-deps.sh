@@ -12,6 +12,8 @@ packages=(
     libsqlite3-dev
     libpq-dev
     libmicrohttpd-dev
+    libncurses-dev
+    tmux
     postgresql-15
     python3
     python3-venv

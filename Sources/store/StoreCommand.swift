@@ -5,7 +5,14 @@ import StoreDatabase
 enum StoreCommand: Equatable {
     case serve(ServeOptions)
     case migrate(database: String)
+    case shop(ShopOptions)
     case help(topic: String?)
+
+    struct ShopOptions: Equatable {
+        var server = "http://127.0.0.1:8080"
+        /// One command per line instead of the full screen (also when standard input is not a terminal).
+        var plain = false
+    }
 
     struct ServeOptions: Equatable {
         var host = "127.0.0.1"
@@ -63,17 +70,31 @@ enum StoreCommand: Equatable {
             }
             do { _ = try DatabaseURL(database) } catch { throw UsageError(message: error.description) }
             return .migrate(database: database)
+        case "shop":
+            var options = ShopOptions()
+            while let option = rest.popFirst() {
+                switch option {
+                case "-h", "--help": return .help(topic: "shop")
+                case "--server": options.server = try value(for: option)
+                case "--plain": options.plain = true
+                default: throw UsageError(message: "unknown option \(option) for shop")
+                }
+            }
+            guard let url = URL(string: options.server), url.scheme == "http" || url.scheme == "https", url.host != nil
+            else { throw UsageError(message: "--server must be an http:// or https:// URL") }
+            return .shop(options)
         default:
             throw UsageError(message: "unknown command \(command)")
         }
     }
 
     static let usage = """
-        store — the OnlineStore server
+        store — the OnlineStore server and its terminal storefront
 
         USAGE
           store serve [--host HOST] [--port PORT] [--database URL]
           store migrate [--database URL]
+          store shop [--server URL] [--plain]
           store help [COMMAND]
 
         COMMANDS
@@ -85,11 +106,16 @@ enum StoreCommand: Equatable {
                     never a token, a password, a body or card data). SIGINT or SIGTERM stops accepting
                     connections, finishes the requests in flight, closes the database and exits 0.
           migrate   Applies pending schema migrations and seeds the store, then exits.
+          shop      The terminal storefront, a client of a running store (--server, default
+                    http://127.0.0.1:8080): full screen on a terminal (? shows the keys), or with
+                    --plain (or when standard input is not a terminal) one command per line: type help.
           help      Shows this text.
 
         OPTIONS
           --host HOST       Address to listen on (default 127.0.0.1).
           --port PORT       Port to listen on (default 8080; 0 picks a free port).
+          --server URL      (shop) The store to shop at.
+          --plain           (shop) One command per line on standard input, one answer on standard output.
           --database URL    sqlite:PATH (default sqlite:.store/store.sqlite; the directory is created)
                             or postgres://user[:password]@host:port/dbname. When absent, the
                             STORE_DATABASE_URL environment variable is used if set.
@@ -97,6 +123,7 @@ enum StoreCommand: Equatable {
         EXAMPLES
           store serve
           store serve --port 0 --database sqlite:/tmp/shop.sqlite
+          store shop --server http://127.0.0.1:8080
           STORE_DATABASE_URL=postgres://store@127.0.0.1:5432/store store serve --host 0.0.0.0
         """
 }

@@ -25,6 +25,8 @@ case .migrate(let url):
     } catch {
         fail("cannot prepare the database: \(error)", code: 1)
     }
+case .shop(let options):
+    runShop(options)
 case .serve(let options):
     let running: RunningStore
     do {

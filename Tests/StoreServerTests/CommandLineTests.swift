@@ -43,7 +43,11 @@ import FoundationNetworking
         let stderr: Output
     }
 
-    static func launch(_ arguments: [String], environment: [String: String] = [:]) throws -> Running {
+    static func launch(
+        _ arguments: [String], environment: [String: String] = [:], input: String? = nil
+    ) throws
+        -> Running
+    {
         let process = Process()
         process.executableURL = storeBinary
         process.arguments = arguments
@@ -59,7 +63,13 @@ import FoundationNetworking
         errPipe.fileHandleForReading.readabilityHandler = { stderr.append($0.availableData) }
         process.standardOutput = outPipe
         process.standardError = errPipe
+        let inPipe = Pipe()
+        if input != nil { process.standardInput = inPipe }
         try process.run()
+        if let input {
+            inPipe.fileHandleForWriting.write(Data(input.utf8))
+            try inPipe.fileHandleForWriting.close()
+        }
         return Running(process: process, stdout: stdout, stderr: stderr)
     }
 

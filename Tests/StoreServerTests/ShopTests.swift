@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+
+/// `store shop`, the terminal storefront, against a real `store serve` (docs/BEHAVIOUR.md §12).
+@Suite("store shop", .serialized) struct ShopTests {
+    typealias CLI = CommandLineTests
+
+    /// Runs `body` with a fresh `store serve` on a free port and its base URL.
+    static func withServer(_ body: (String) async throws -> Void) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("store-shop-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try CLI.launch(
+            ["serve", "--port", "0", "--database", "sqlite:\(directory.appendingPathComponent("store.sqlite").path)"])
+        defer { if server.process.isRunning { server.process.terminate() } }
+        let line = try await CLI.firstLine(of: server)
+        let base = String(line.dropFirst("listening on ".count))
+        try await body(base)
+        server.process.terminate()
+        _ = try await CLI.waitForExit(server)
+    }
+
+    @Test("--plain: a whole purchase, one command per line")
+    func plainPurchase() async throws {
+        try await Self.withServer { base in
+            let script = """
+                products apparel
+                add 2
+                add 3
+                plus 3
+                add 1
+                basket
+                promo nope
+                promo RUN10
+                methods
+                pay card tok_nothing
+                pay card tok_visa
+                no
+                pay card tok_visa
+                yes
+                basket
+                orders
+                fly
+                login free@onlinestore.test free-demo-password
+                profile
+                quit
+                """
+            let shop = try CLI.launch(["shop", "--server", base, "--plain"], input: script + "\n")
+            #expect(try await CLI.waitForExit(shop) == 0)
+            let output = shop.stdout.text
+            #expect(output.contains("Running cap"))
+            #expect(!output.contains("Trail water bottle 750 ml\t€10.20"), "products apparel lists apparel only")
+            #expect(output.contains("Running socks: 2"))
+            // 10.20 + 21.90 + 2 × 8.95 = 50.00, free shipping; RUN10 takes 5.00 off.
+            #expect(output.contains("Subtotal\t€50.00"))
+            #expect(output.contains("Shipping\tfree"))
+            #expect(output.contains("Total\t€45.00"))
+            #expect(output.contains("error: "), "the unknown code and the unknown card are errors")
+            #expect(output.contains("Pay €45.36? (yes/no)"))
+            #expect(output.contains("Not paid."))
+            #expect(output.contains("Paid. Order ord_"))
+            #expect(output.contains("Total charged\t€45.36"))
+            #expect(output.contains("Your basket is empty."))
+            #expect(output.contains("error: unknown command 'fly'"))
+            #expect(output.contains("Logged in as Sam Stride."))
+            #expect(output.contains("Membership\t"))
+            let orders = output.components(separatedBy: "\n").filter { $0.hasPrefix("ord_") }
+            #expect(orders.count == 1, "\(output)")
+        }
+    }
+
+    /// The full-screen mode in a real terminal (tmux): browse, add, basket, pay, receipt, resize.
+    @Test("full screen in tmux: browse → add → basket → pay → receipt, and a resize")
+    func fullScreenInTmux() async throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") else {
+            Issue.record("tmux is not installed (scripts/install-deps.sh installs it)")
+            return
+        }
+        try await Self.withServer { base in
+            let session = "shop-\(UUID().uuidString.prefix(8))"
+            let cache = FileManager.default.temporaryDirectory.appendingPathComponent("shop-cache-\(session)")
+            defer {
+                _ = try? Self.tmux(["kill-session", "-t", session])
+                try? FileManager.default.removeItem(at: cache)
+            }
+            try Self.tmux([
+                "new-session", "-d", "-s", session, "-x", "110", "-y", "32",
+                "env TERM=screen XDG_CACHE_HOME=\(cache.path) \(CLI.storeBinary.path) shop --server \(base)",
+            ])
+            try await Self.waitFor("Running cap", in: session)
+            // The cap is the second product: down once, then + adds it.
+            try Self.keys(session, "Down")
+            try Self.keys(session, "+")
+            try await Self.waitFor("basket: 1", in: session)
+            try Self.keys(session, "b")
+            try await Self.waitFor("Total", in: session)
+            let basket = try Self.capture(session)
+            #expect(basket.contains("Running cap") && basket.contains("€21.90"))
+            #expect(basket.contains("c checkout"), "the footer names the keys that work now")
+            try Self.keys(session, "c")
+            try await Self.waitFor("Pay €", in: session)
+            try Self.keys(session, "y")
+            try await Self.waitFor("Paid — order ord_", in: session)
+            let receipt = try Self.capture(session)
+            #expect(receipt.contains("Total charged"))
+            // A narrower terminal is drawn again at its size.
+            try Self.tmux(["resize-window", "-t", session, "-x", "72", "-y", "24"])
+            try Self.keys(session, "Escape")
+            try await Self.waitFor("Products", in: session)
+            let narrow = try Self.capture(session)
+            #expect(narrow.split(separator: "\n").allSatisfy { $0.count <= 72 })
+            try Self.keys(session, "2")
+            try await Self.waitFor("ord_", in: session)
+            try Self.keys(session, "q")
+        }
+    }
+
+    // MARK: tmux
+
+    @discardableResult
+    static func tmux(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = Pipe()
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func keys(_ session: String, _ key: String) throws {
+        try tmux(["send-keys", "-t", session, key])
+    }
+
+    static func capture(_ session: String) throws -> String {
+        try tmux(["capture-pane", "-p", "-t", session])
+    }
+
+    /// Waits (up to 20 s) until the screen shows `text`.
+    static func waitFor(_ text: String, in session: String) async throws {
+        for _ in 0..<200 {
+            if try capture(session).contains(text) { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw TestError("the screen never showed \(text):\n\(try capture(session))")
+    }
+}
