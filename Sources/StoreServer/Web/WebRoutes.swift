@@ -324,9 +324,9 @@ struct WebRoutes: Sendable {
             return form.redirect(StorePaths.login, .loginFailed)
         }
         let previous = form.shopper.customerID == nil ? form.shopper : nil
-        let token = try await sessions.createForCustomer(customer.id, previous: previous)
+        let (token, capped) = try await sessions.logIn(customer.id, previous: previous)
         try await sessions.end(form.token)
-        var response = form.redirect(StorePaths.catalog, .loggedIn)
+        var response = form.redirect(StorePaths.catalog, .loggedIn(capped: capped))
         response.setCookie(WebSessions.sessionCookie(token, for: form.request, lifetime: configuration.sessionLifetime))
         return response
     }
@@ -448,7 +448,13 @@ struct WebRoutes: Sendable {
         case .promotionApplied: return StatusMessage("Promo code applied.")
         case .promotionRemoved: return StatusMessage("Promo code removed.")
         case .promotionInvalid: return StatusMessage("That promo code cannot be used.", kind: .error)
-        case .loggedIn: return StatusMessage("You are logged in. Your basket is kept.")
+        case .loggedIn(let capped):
+            guard !capped.isEmpty else { return StatusMessage("You are logged in. Your basket is kept.") }
+            return StatusMessage(
+                "You are logged in. Your basket is kept; "
+                    + capped.map(title).joined(separator: ", ")
+                    + " went over 10, so the basket holds the most it can: 10.",
+                kind: .info)
         case .loggedOut: return StatusMessage("You are logged out.")
         case .loginFailed: return StatusMessage("The email or password is incorrect.", kind: .error)
         case .loginThrottled:
