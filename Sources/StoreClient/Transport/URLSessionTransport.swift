@@ -10,8 +10,8 @@ import FoundationNetworking
 /// Every call has a deadline of its own (``timeout``), kept with structured concurrency: the
 /// request and a timer race in a task group, and the loser is cancelled — which cancels the
 /// `URLSessionDataTask`, so no request outlives its call. (URLSession's own timeouts count whole
-/// seconds on Linux and measure inactivity, not the whole exchange; they stay set a second beyond
-/// the deadline as a backstop.)
+/// seconds on Linux and measure inactivity, not the whole exchange; they are set well beyond the
+/// deadline, only as a backstop, so that the deadline always decides.)
 public final class URLSessionTransport: HTTPTransport {
     /// The store's address, such as `http://127.0.0.1:8080`; request paths are added to it.
     public let baseURL: URL
@@ -19,6 +19,8 @@ public final class URLSessionTransport: HTTPTransport {
     public let timeout: Duration
     private let session: URLSession
     private let base: String
+    /// How much later than the deadline URLSession's own timeouts are set, in seconds.
+    static let backstopMargin: TimeInterval = 30
 
     /// A transport to the store at `baseURL`.
     ///
@@ -35,7 +37,7 @@ public final class URLSessionTransport: HTTPTransport {
         var base = baseURL.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
         self.base = base
-        let backstop = TimeInterval(timeout.components.seconds) + 2
+        let backstop = TimeInterval(timeout.components.seconds) + Self.backstopMargin
         configuration.timeoutIntervalForRequest = backstop
         configuration.timeoutIntervalForResource = backstop
         configuration.httpCookieAcceptPolicy = .never

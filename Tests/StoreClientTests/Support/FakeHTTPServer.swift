@@ -17,7 +17,7 @@ final class FakeHTTPServer: Sendable {
         case bytes([UInt8])
         /// Closes the connection without a byte.
         case close
-        /// Never answers; the connection stays open until the server stops.
+        /// Never answers; the connection stays open until the client closes it or the server stops.
         case hang
     }
 
@@ -45,6 +45,7 @@ final class FakeHTTPServer: Sendable {
         var stopped = false
         var received: [Received] = []
         var connections: Set<Int32> = []
+        var givenUp = 0
     }
 
     let port: UInt16
@@ -69,6 +70,9 @@ final class FakeHTTPServer: Sendable {
 
     /// The requests received so far.
     var received: [Received] { state.withLock { $0.received } }
+
+    /// How many connections left hanging the client closed itself.
+    var givenUp: Int { state.withLock { $0.givenUp } }
 
     /// Stops accepting, ends every open connection (a hanging one too) and closes the socket.
     func stop() {
@@ -181,7 +185,17 @@ final class FakeHTTPServer: Sendable {
         case .close:
             shutdown(connection, Int32(SHUT_RDWR))
         case .hang:
-            state.wait { $0.stopped ? () : nil }
+            var tick = timeval(tv_sec: 0, tv_usec: 50_000)
+            setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &tick, socklen_t(MemoryLayout<timeval>.size))
+            var byte: UInt8 = 0
+            while !state.withLock({ $0.stopped }) {
+                let count = recv(connection, &byte, 1, 0)
+                if count == 0 {
+                    state.withLock { $0.givenUp += 1 }
+                    return
+                }
+                if count < 0, errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR { return }
+            }
         }
     }
 
