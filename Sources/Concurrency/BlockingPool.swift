@@ -113,10 +113,12 @@ public final class BlockingPool<Resource>: Sendable {
                     return
                 }
                 startup.report(nil)
-                while true {
-                    let jobs = queue.take(upTo: batchLimit)
-                    if jobs.isEmpty { return }
-                    for job in jobs { job(&resource) }
+                var batch: [Job] = []
+                batch.reserveCapacity(batchLimit)
+                while queue.take(upTo: batchLimit, into: &batch) {
+                    for job in batch { job(&resource) }
+                    // Releases the jobs (and what they captured) before the next wait.
+                    batch.removeAll(keepingCapacity: true)
                     afterBatch?(&resource)
                 }
             }
@@ -203,16 +205,14 @@ final class JobQueue<Job: Sendable>: Sendable {
         }
     }
 
-    /// Waits for at least one job and takes up to `limit` of them, oldest first; empty once the
-    /// queue is closed and drained.
-    func take(upTo limit: Int) -> [Job] {
-        state.wait { state -> [Job]? in
-            guard state.count > 0 else { return state.isClosed ? [] : nil }
+    /// Waits for at least one job and appends up to `limit` of them to `batch`, oldest first;
+    /// `false` (nothing taken) once the queue is closed and drained.
+    func take(upTo limit: Int, into batch: inout [Job]) -> Bool {
+        state.wait { state -> Bool? in
+            guard state.count > 0 else { return state.isClosed ? false : nil }
             let end = state.head + min(limit, state.count)
-            var taken: [Job] = []
-            taken.reserveCapacity(end - state.head)
             for index in state.head..<end {
-                if let job = state.jobs[index] { taken.append(job) }
+                if let job = state.jobs[index] { batch.append(job) }
                 state.jobs[index] = nil
             }
             state.head = end
@@ -223,7 +223,7 @@ final class JobQueue<Job: Sendable>: Sendable {
                 state.jobs.removeFirst(state.head)
                 state.head = 0
             }
-            return taken
+            return true
         }
     }
 
