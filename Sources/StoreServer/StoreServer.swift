@@ -59,6 +59,8 @@ public final class StoreServer: Sendable {
 
     public let database: StoreDatabase
     private let server: HTTPServer
+    /// The routes, also answered in process by ``respond(to:context:)``.
+    private let router: Router
     private let catalog: CatalogCache
     private let refresher = Locked<[Task<Void, Never>]>([])
 
@@ -126,6 +128,7 @@ public final class StoreServer: Sendable {
         httpConfiguration.accessLog = { entry in log.record(entry) }
         httpConfiguration.libraryMessages = { message in log.recordLibraryMessage(message) }
         server = HTTPServer(configuration: httpConfiguration, router: router)
+        self.router = router
         self.portBox = portBox
         self.refreshInterval = configuration.catalogRefreshInterval
         self.reconciliationInterval = options.reconciliationInterval
@@ -189,6 +192,17 @@ public final class StoreServer: Sendable {
     @discardableResult
     public func reconcilePayments() async -> Int {
         await checkout.reconcile()
+    }
+
+    /// Answers `request` in process, through the same routes, middleware and error answers as a
+    /// request over the network, with the headers the server adds to every response — for clients
+    /// (and tests) that want the real server without a socket. No access-log line is written.
+    public func respond(to request: Request, context: RequestContext = RequestContext()) async -> Response {
+        var response = await router.respond(to: request, context: context)
+        for field in Self.securityHeaders where !response.headers.contains(field.name) {
+            response.headers[field.name] = field.value
+        }
+        return response
     }
 
     /// The port the server listens on (the real one when started with port 0).
