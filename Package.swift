@@ -49,7 +49,7 @@ let package = Package(
             name: "StoreServer",
             dependencies: [
                 "CheckoutKit", "StoreAPI", "StoreDatabase", "StoreCrypto", "HTTPServer", "PaymentProvider",
-                "Concurrency",
+                "Concurrency", "HTML", "StoreViews",
             ],
             swiftSettings: strictSwift),
         // The payment provider port and the sandbox provider with its own durable ledger.

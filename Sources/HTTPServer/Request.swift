@@ -106,6 +106,12 @@ public struct Request: Sendable {
         return found
     }
 
+    /// The body read as an HTML form's fields (`application/x-www-form-urlencoded`), in order,
+    /// decoded like a query string.
+    public var formItems: [QueryItem] {
+        Request.parseQuery(Substring(String(decoding: body, as: UTF8.self)))
+    }
+
     private static func parseQuery(_ query: Substring) -> [QueryItem] {
         query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
             if let equals = pair.firstIndex(of: "=") {

@@ -3,8 +3,7 @@ import Foundation
 
 /// The store's rules and limits that are configuration rather than code.
 public struct StoreConfiguration: Sendable {
-    /// The store's currency: every basket is priced in it.
-    public var currency: Currency
+    /// Shipping costs, in the store's currency: every basket is priced in the currency of its policy.
     public var shipping: ShippingPolicy
     public var fees: FeePolicy
     /// The locale of messages that contain amounts ("Add €5.00 more to use BIG20.").
@@ -27,7 +26,7 @@ public struct StoreConfiguration: Sendable {
     public var newShoppersPerAddressBurst: Int
 
     public init(
-        currency: Currency = .eur, shipping: ShippingPolicy = .standard, fees: FeePolicy = .standard,
+        shipping: ShippingPolicy = .standard, fees: FeePolicy = .standard,
         locale: Locale = Locale(identifier: "en_US"), sessionLifetime: TimeInterval = 30 * 24 * 3_600,
         catalogRefreshInterval: Duration = .seconds(1), loginFailuresPerAccountAndAddress: Int = 5,
         loginFailuresPerAddress: Int = 20, loginFailuresPerAccount: Int = 20,
@@ -37,7 +36,6 @@ public struct StoreConfiguration: Sendable {
         self.newShoppersPerAddressPerMinute = newShoppersPerAddressPerMinute
         self.newShoppersPerAddressBurst = newShoppersPerAddressBurst
         self.loginFailuresPerAccountAndAddress = loginFailuresPerAccountAndAddress
-        self.currency = currency
         self.shipping = shipping
         self.fees = fees
         self.locale = locale

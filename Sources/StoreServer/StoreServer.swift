@@ -103,8 +103,12 @@ public final class StoreServer: Sendable {
             database: database, baskets: baskets, provider: options.provider, configuration: configuration,
             clock: options.clock, stockChanged: { catalog.refreshSoon() })
         self.checkout = checkout
-        CheckoutRoutes(sessions: sessions, checkout: checkout, orders: OrdersService(database: database))
-            .register(on: &router)
+        let orders = OrdersService(database: database)
+        CheckoutRoutes(sessions: sessions, checkout: checkout, orders: orders).register(on: &router)
+        WebRoutes(
+            catalog: catalog, sessions: sessions, baskets: baskets, checkout: checkout, orders: orders,
+            accounts: accounts, login: login, configuration: configuration, clock: options.clock
+        ).register(on: &router)
         FakeStoreRoutes(
             cache: catalog, sessions: sessions, baskets: baskets, login: login, accounts: accounts,
             clock: options.clock, fallbackHost: { "\(options.host):\(portBox.current)" }

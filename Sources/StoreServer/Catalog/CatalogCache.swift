@@ -13,6 +13,8 @@ import StoreDatabase
 final class CatalogCache: Sendable {
     /// One consistent view of the catalog and its encoded documents.
     struct Snapshot: Sendable {
+        /// Counts the snapshots made: documents derived from one can tell when it was replaced.
+        var generation = 0
         var products: [Product] = []
         var categories: [String] = []
         var productsJSON = Document(Array("[]".utf8))
@@ -52,8 +54,11 @@ final class CatalogCache: Sendable {
         let categories = try await database.catalog.categories()
         let old = snapshot.current
         guard products != old.products || categories != old.categories else { return }
-        let fresh = try Self.build(products: products, categories: categories)
-        snapshot.withLock { $0 = fresh }
+        var fresh = try Self.build(products: products, categories: categories)
+        snapshot.withLock { current in
+            fresh.generation = current.generation + 1
+            current = fresh
+        }
     }
 
     /// Asks for a refresh soon: changes that come close together (a burst of checkouts) are read

@@ -1,8 +1,10 @@
 import CheckoutKit
 import Foundation
+import HTML
 import HTTPServer
 import StoreAPI
 import StoreDatabase
+import StoreViews
 
 // The route layer's half of the one error path: what each of the store's errors answers. The
 // services throw domain errors (`BasketError`, `LoginError`, `IdempotencyError`, CheckoutKit's
@@ -18,6 +20,9 @@ extension HTTPError {
         .unauthorized, type: "login_required", message: "Log in to see your profile.",
         headers: ["WWW-Authenticate": "Bearer"])
     static let productNotFound = HTTPError.notFound("There is no such product.")
+    /// A storefront form without a valid CSRF token (or, without a session, from another site).
+    static let expiredForm = HTTPError(
+        .forbidden, type: "expired_form", message: "This form has expired. Please try again — your basket is kept.")
     static let categoryNotFound = HTTPError.notFound("There is no such category.")
     static let imageNotFound = HTTPError.notFound("There is no such image.")
     static let orderNotFound = HTTPError.notFound("There is no such order.")
@@ -128,13 +133,38 @@ extension IdempotencyError: HTTPErrorConvertible {
 /// Writes the store's errors: `{"error": {"type", "message", "reason"?, "field"?}}` (never cached),
 /// with `WWW-Authenticate: Bearer` on a 401.
 enum StoreErrorResponder {
+    /// The API's JSON error, or for the storefront's addresses a friendly page in the store's layout.
     static func respond(to error: HTTPError, _ request: Request, _ context: RequestContext) -> Response {
+        if isPage(request.path) { return page(for: error) }
         var response = Response.bytes(
             jsonBody(of: error), contentType: "application/json; charset=utf-8", status: error.status)
         response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
         if error.status == .unauthorized, !error.headers.contains("WWW-Authenticate") {
             response.headers.replaceOrAdd(name: "WWW-Authenticate", value: "Bearer")
         }
+        return response
+    }
+
+    /// Whether `path` is one of the storefront's (an HTML page or form), not the API's, the
+    /// Fake-Store routes' or an image.
+    static func isPage(_ path: String) -> Bool {
+        for prefix in ["/api/", "/images/", "/products", "/users/", "/carts", "/auth/"] where path.hasPrefix(prefix) {
+            return false
+        }
+        return path != "/api"
+    }
+
+    /// The error page for `error`: not found, an expired or refused form, or a fault.
+    static func page(for error: HTTPError) -> Response {
+        let page: ErrorPage
+        switch error.status.code {
+        case 404, 405: page = .notFound
+        case 500...: page = .serverError
+        default: page = .expiredForm
+        }
+        let document = StorePages.error(page, context: PageContext(csrfToken: ""))
+        var response = Response.bytes(document.render(), contentType: HTMLDocument.contentType, status: error.status)
+        response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
         return response
     }
 

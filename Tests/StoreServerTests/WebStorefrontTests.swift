@@ -1,0 +1,314 @@
+import CheckoutKit
+import Foundation
+import StoreAPI
+import StoreDatabase
+import StoreServer
+import StoreTestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A browser without JavaScript, as far as the server can tell: it keeps cookies, sends `Origin`
+/// with its forms, and does not follow redirects by itself (so each 303 can be checked).
+final class TestBrowser: @unchecked Sendable {
+    let base: URL
+    private let lock = NSLock()
+    private var jar: [String: String] = [:]
+    /// The `csrf` field of the last page read.
+    private(set) var csrf = ""
+
+    private final class NoRedirects: NSObject, URLSessionTaskDelegate {
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+        ) {
+            completionHandler(nil)
+        }
+    }
+
+    private let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        return URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
+    }()
+
+    init(base: URL) {
+        self.base = base
+    }
+
+    var cookies: [String: String] { lock.withLock { jar } }
+
+    func get(_ path: String) async throws -> TestStore.Reply {
+        try await send("GET", path, body: nil, headers: [:])
+    }
+
+    /// Posts a form: `fields`, with the last page's CSRF token unless `csrf` says otherwise.
+    func post(
+        _ path: String, _ fields: [(String, String)], csrf: String? = nil, origin: Bool = true,
+        headers: [String: String] = [:]
+    ) async throws -> TestStore.Reply {
+        let all = [("csrf", csrf ?? self.csrf)] + fields
+        let body = all.map { Self.encode($0.0) + "=" + Self.encode($0.1) }.joined(separator: "&")
+        var headers = headers
+        headers["Content-Type"] = "application/x-www-form-urlencoded"
+        if origin { headers["Origin"] = "\(base.scheme ?? "http")://\(base.host ?? ""):\(base.port ?? 80)" }
+        return try await send("POST", path, body: Data(body.utf8), headers: headers)
+    }
+
+    /// Follows a 303 from a form to the page it leads to.
+    func follow(_ reply: TestStore.Reply) async throws -> TestStore.Reply {
+        guard reply.status == 303, let location = reply.header("Location") else {
+            throw TestError("expected a 303, got \(reply.status): \(reply.text.prefix(300))")
+        }
+        return try await get(location)
+    }
+
+    private func send(
+        _ method: String, _ path: String, body: Data?, headers: [String: String]
+    ) async throws
+        -> TestStore.Reply
+    {
+        guard let url = URL(string: path, relativeTo: base) else { throw TestError("bad path \(path)") }
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        request.httpBody = body
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let cookieHeader = cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
+        if !cookieHeader.isEmpty { request.setValue(cookieHeader, forHTTPHeaderField: "Cookie") }
+        let (data, response) = try await session.data(for: request)
+        guard let http = response as? HTTPURLResponse else { throw TestError("not an HTTP response") }
+        var fields: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String, let value = value as? String { fields[name] = value }
+        }
+        let reply = TestStore.Reply(status: http.statusCode, headers: fields, body: data)
+        for line in Self.setCookieLines(reply) { remember(line) }
+        if let token = Self.field("csrf", in: reply.text) { lock.withLock { csrf = token } }
+        return reply
+    }
+
+    /// Each `Set-Cookie` line of a reply (Foundation joins repeated fields with commas; the
+    /// store's cookies hold no comma).
+    static func setCookieLines(_ reply: TestStore.Reply) -> [String] {
+        guard let joined = reply.header("Set-Cookie") else { return [] }
+        return joined.components(separatedBy: ", ").filter { $0.contains("=") }
+    }
+
+    private func remember(_ line: String) {
+        let parts = line.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard let pair = parts.first, let equals = pair.firstIndex(of: "=") else { return }
+        let name = String(pair[..<equals])
+        let value = String(pair[pair.index(after: equals)...])
+        let expired = parts.contains { $0.lowercased() == "max-age=0" }
+        lock.withLock { jar[name] = expired || value.isEmpty ? nil : value }
+    }
+
+    /// The value of the first `<input name="NAME" value="…">` in `html`.
+    static func field(_ name: String, in html: String) -> String? {
+        guard let range = html.range(of: #"name="\#(name)" value=""#) else { return nil }
+        let rest = html[range.upperBound...]
+        guard let end = rest.firstIndex(of: "\"") else { return nil }
+        return String(rest[..<end])
+    }
+
+    static func encode(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+    }
+}
+
+/// The web storefront through a real server: pages, forms, CSRF, POST-redirect-GET, cookies.
+@Suite("Web storefront") struct WebStorefrontTests {
+    static let securityHeaders = ["Content-Security-Policy", "X-Content-Type-Options", "Referrer-Policy"]
+
+    func orderCount(_ store: TestStore) async throws -> Int {
+        try await store.database.sql.read { connection in
+            try connection.queryFirst("SELECT COUNT(*) AS n FROM orders")?.decode("n", as: Int.self) ?? -1
+        }
+    }
+
+    @Test("every page answers HTML with the security headers; errors are pages too", arguments: [Backend.sqlite])
+    func pagesAndErrors(backend: Backend) async throws {
+        try await TestStore.with(backend) { store in
+            let browser = TestBrowser(base: store.base)
+            for path in [
+                "/", "/?q=cap&sort=price-asc", "/?category=apparel", "/product/2", "/basket", "/login", "/orders",
+            ] {
+                let page = try await browser.get(path)
+                #expect(page.status == 200, "\(path)")
+                #expect(page.header("Content-Type") == "text/html; charset=utf-8", "\(path)")
+                #expect(page.text.hasPrefix("<!doctype html>"), "\(path)")
+                for header in Self.securityHeaders { #expect(page.header(header) != nil, "\(path) \(header)") }
+            }
+            #expect(try await browser.get("/").text.contains("Running cap"))
+            #expect(try await browser.get("/?q=socks").text.contains("Running socks"))
+            #expect(!(try await browser.get("/?q=socks").text.contains("Running cap")))
+            let css = try await browser.get("/static/store.css")
+            #expect(css.header("Content-Type") == "text/css; charset=utf-8" && !css.body.isEmpty)
+            // Pages that need something first send the visitor there.
+            #expect(try await browser.get("/checkout").header("Location") == "/basket")
+            #expect(try await browser.get("/profile").header("Location") == "/login")
+            // Friendly error pages in the store's layout, never JSON; the API keeps its JSON.
+            let missing = try await browser.get("/no/such/page")
+            #expect(missing.status == 404 && missing.text.contains("<!doctype html>"))
+            #expect(try await browser.get("/product/999").status == 404)
+            #expect(try await browser.get("/orders/ord_0000000000000000000000000a").status == 404)
+            #expect(try await browser.get("/api/nothing").header("Content-Type") == "application/json; charset=utf-8")
+            // A search query is escaped, never markup.
+            let escaped = try await browser.get("/?q=%3Cscript%3Ealert(1)%3C/script%3E")
+            #expect(escaped.status == 200 && !escaped.text.contains("<script>"))
+            // Reading pages starts no session.
+            #expect(browser.cookies.isEmpty)
+        }
+    }
+
+    @Test(
+        "forms: CSRF bound to the session, same-origin first form, 303 answers, cookie flags",
+        arguments: [Backend.sqlite])
+    func csrfAndCookies(backend: Backend) async throws {
+        try await TestStore.with(backend) { store in
+            let add = [("product_id", "2"), ("quantity", "1"), ("return_to", "/")]
+            // Without a session: only from the store's own pages.
+            let stranger = TestBrowser(base: store.base)
+            let refused = try await stranger.post("/basket/items", add, origin: false)
+            #expect(refused.status == 403 && refused.text.contains("<!doctype html>"))
+            #expect(stranger.cookies.isEmpty)
+            let crossSite = try await stranger.post(
+                "/basket/items", add, origin: false, headers: ["Origin": "https://evil.example"])
+            #expect(crossSite.status == 403)
+
+            let browser = TestBrowser(base: store.base)
+            let first = try await browser.post("/basket/items", add)
+            #expect(first.status == 303 && first.header("Location") == "/")
+            let cookie = try #require(TestBrowser.setCookieLines(first).first { $0.hasPrefix("store_session=") })
+            #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Lax") && !cookie.contains("Secure"))
+            #expect(browser.cookies["store_session"] != nil)
+
+            // With a session: the CSRF token of this session, nothing else.
+            _ = try await browser.get("/basket")
+            #expect(try await browser.post("/basket/items", add, csrf: "").status == 403)
+            let other = TestBrowser(base: store.base)
+            _ = try await other.post("/basket/items", add)
+            _ = try await other.get("/basket")
+            #expect(try await browser.post("/basket/items", add, csrf: other.csrf).status == 403)
+            #expect(try await browser.post("/basket/items", add).status == 303)
+            let basket = try await browser.get("/basket")
+            #expect(basket.text.contains("Running cap"))
+
+            // Behind TLS the cookies are Secure.
+            let secure = TestBrowser(base: store.base)
+            let tls = try await secure.post("/basket/items", add, headers: ["X-Forwarded-Proto": "https"])
+            #expect(TestBrowser.setCookieLines(tls).allSatisfy { $0.contains("Secure") })
+
+            // return_to never leaves the store.
+            for target in ["https://evil.example/", "//evil.example/", "/\\evil.example"] {
+                let away = try await browser.post(
+                    "/basket/items", [("product_id", "3"), ("quantity", "1"), ("return_to", target)])
+                #expect(away.header("Location") == "/", "\(target)")
+            }
+        }
+    }
+
+    @Test("shopping: the worked case through the pages, paying once whatever the clicks", arguments: Backend.allCases)
+    func shoppingThroughThePages(backend: Backend) async throws {
+        try await TestStore.with(backend) { store in
+            let browser = TestBrowser(base: store.base)
+            // 10.20 + 21.90 + 2 × 8.95 = 50.00: free shipping; RUN10 takes 5.00 off.
+            for (product, quantity) in [("1", "1"), ("2", "1"), ("3", "1")] {
+                let added = try await browser.post(
+                    "/basket/items", [("product_id", product), ("quantity", quantity), ("return_to", "/")])
+                #expect(added.status == 303)
+                _ = try await browser.follow(added)
+            }
+            _ = try await browser.get("/basket")
+            let updated = try await browser.follow(try await browser.post("/basket/items/3", [("quantity", "2")]))
+            #expect(updated.text.contains("Updated the quantity of Running socks."))
+            #expect(updated.text.contains("€50.00"))
+            let applied = try await browser.follow(try await browser.post("/basket/promotion", [("code", "run10")]))
+            #expect(applied.text.contains("Promo code applied."))
+            #expect(applied.text.contains("€45.00") && applied.text.contains("−€5.00"))
+            // The status is shown once.
+            #expect(!(try await browser.get("/basket").text.contains("Promo code applied.")))
+            let bad = try await browser.follow(try await browser.post("/basket/promotion", [("code", "<b>NOPE</b>")]))
+            #expect(bad.text.contains("&lt;b&gt;NOPE&lt;/b&gt;") && !bad.text.contains("<b>NOPE"))
+
+            let review = try await browser.get("/checkout/review?method=card&card=tok_visa")
+            let key = try #require(TestBrowser.field("idempotency_key", in: review.text))
+            let expected = try #require(TestBrowser.field("expected_total", in: review.text))
+            #expect(expected == "45.00")
+            let due = try StoreConfiguration().fees.quote(for: .card, total: eur(4500)).amountDue
+            #expect(review.text.contains("Pay \(due.formatted(locale: Locale(identifier: "en_US")))"))
+            let fields = [
+                ("idempotency_key", key), ("method", "card"), ("card", "tok_visa"), ("expected_total", expected),
+            ]
+
+            // The same form sent twice at once, then once more (back and resubmit): one order.
+            async let first = browser.post("/checkout/pay", fields)
+            async let second = browser.post("/checkout/pay", fields)
+            let answers = try await [first, second]
+            let third = try await browser.post("/checkout/pay", fields)
+            let locations = Set((answers + [third]).compactMap { $0.header("Location") })
+            #expect(locations.count == 1, "\(answers.map(\.status)) \(locations)")
+            let receiptPath = try #require(locations.first)
+            #expect(receiptPath.hasPrefix("/orders/ord_"))
+            let receipt = try await browser.get(receiptPath)
+            #expect(receipt.status == 200 && receipt.text.contains(due.formatted(locale: Locale(identifier: "en_US"))))
+            // Refreshing the receipt charges nothing.
+            _ = try await browser.get(receiptPath)
+            #expect(try await orderCount(store) == 1)
+            #expect(try await browser.get("/basket").text.contains("Your basket is empty"))
+        }
+    }
+
+    @Test(
+        "a declined card says so and keeps the basket; login renews the session; logout ends it",
+        arguments: [Backend.sqlite])
+    func declineLoginLogout(backend: Backend) async throws {
+        try await TestStore.with(backend) { store in
+            let browser = TestBrowser(base: store.base)
+            _ = try await browser.post(
+                "/basket/items", [("product_id", "2"), ("quantity", "1"), ("return_to", "/product/2")])
+            let review = try await browser.get("/checkout/review?method=card&card=tok_chargeDeclined")
+            let key = try #require(TestBrowser.field("idempotency_key", in: review.text))
+            let declined = try await browser.post(
+                "/checkout/pay",
+                [
+                    ("idempotency_key", key), ("method", "card"), ("card", "tok_chargeDeclined"),
+                    ("expected_total", "26.85"),
+                ])
+            let again = try await browser.follow(declined)
+            #expect(again.text.contains("The card was declined."))
+            #expect(TestBrowser.field("idempotency_key", in: again.text) != key, "a declined key is spent: a new one")
+            #expect(try await orderCount(store) == 0)
+            #expect(try await browser.get("/basket").text.contains("Running cap"))
+
+            // Logging in keeps the basket, and the pre-login session token is worth nothing after.
+            let before = try #require(browser.cookies["store_session"])
+            _ = try await browser.get("/login")
+            let loggedIn = try await browser.post(
+                "/login", [("email", "pro@onlinestore.test"), ("password", "pro-demo-password")])
+            #expect(loggedIn.status == 303)
+            let after = try #require(browser.cookies["store_session"])
+            #expect(after != before)
+            let home = try await browser.get("/basket")
+            #expect(home.text.contains("Running cap") && home.text.contains("Robin"))
+            #expect(try await store.send("GET", "/api/basket", token: before).status == 401)
+            // Pro: free shipping on a small basket.
+            #expect(home.text.contains("€21.90"))
+            #expect(try await browser.get("/profile").text.contains("pro@onlinestore.test"))
+
+            let loggedOut = try await browser.post("/logout", [])
+            #expect(loggedOut.status == 303)
+            #expect(browser.cookies["store_session"] == nil)
+            #expect(try await store.send("GET", "/api/basket", token: after).status == 401)
+
+            let wrong = try await browser.follow(
+                try await browser.post("/login", [("email", "pro@onlinestore.test"), ("password", "nope")]))
+            #expect(wrong.text.contains("The email or password is incorrect."))
+        }
+    }
+}
