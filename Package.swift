@@ -88,9 +88,12 @@ let package = Package(
         .testTarget(
             name: "StoreViewsTests", dependencies: ["StoreViews", "HTML", "CheckoutKit"],
             exclude: ["__Snapshots__"], swiftSettings: strictSwift),
-        .testTarget(name: "ConcurrencyTests", dependencies: ["Concurrency"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "ConcurrencyTests", dependencies: ["Concurrency", "StoreTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "StoreSQLTests", dependencies: ["StoreSQL"], swiftSettings: strictSwift),
-        .testTarget(name: "SQLiteDriverTests", dependencies: ["SQLiteDriver", "StoreSQL"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "SQLiteDriverTests", dependencies: ["SQLiteDriver", "StoreSQL", "StoreTestSupport"],
+            swiftSettings: strictSwift),
         .testTarget(
             name: "PostgresDriverTests", dependencies: ["PostgresDriver", "StoreSQL"], swiftSettings: strictSwift),
         // What the store's suites share: the backends, a fresh PostgreSQL schema per test.

@@ -10,7 +10,8 @@
 # free loopback port with benchmarks/nginx/catalog.conf, serving those files (its pid file, logs
 # and temp paths stay in the temp dir; the system nginx is not touched). Each round runs
 # `wrk -t2 -c64 -d10s --latency` against store /api/products, its nginx copy, store /products,
-# its nginx copy. Needs wrk, nginx (nginx-light), curl and python3 (scripts/install-deps.sh bench).
+# its nginx copy, and the storefront's catalog page GET / (HTML, for a visitor without a session)
+# and its nginx copy. Needs wrk, nginx (nginx-light), curl and python3 (scripts/install-deps.sh bench).
 # Exits 1 when wrk saw a non-2xx/3xx response or a socket error.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -105,6 +106,13 @@ nginx_root="$tmp/nginx"
 mkdir -p "$nginx_root/docs/api" "$nginx_root/temp"
 curl -sSf -o "$nginx_root/docs/api/products" "$store_url/api/products"
 curl -sSf -o "$nginx_root/docs/products" "$store_url/products"
+# The storefront's catalog page (HTML), when this build serves one.
+paths=(/api/products /products)
+if [[ "$(curl -s -o "$nginx_root/docs/index.html" -w '%{content_type}' "$store_url/")" == "text/html; charset=utf-8" ]]; then
+    paths+=(/)
+else
+    rm -f "$nginx_root/docs/index.html"
+fi
 
 # nginx's workers run as an unprivileged user when started as root: they must reach the files.
 chmod 711 "$tmp"
@@ -118,15 +126,19 @@ for _ in $(seq 100); do
     if curl -sf -o /dev/null "$nginx_url/products" || ! kill -0 "$nginx_pid" 2>/dev/null; then break; fi
     sleep 0.1
 done
-for path in /api/products /products; do
-    if ! curl -sSf "$nginx_url$path" | cmp -s - "$nginx_root/docs$path"; then
+for path in "${paths[@]}"; do
+    file="$nginx_root/docs$path"
+    [[ "$path" == / ]] && file="$nginx_root/docs/index.html"
+    if ! curl -sSf "$nginx_url$path" | cmp -s - "$file"; then
         echo "bench-http: nginx does not serve the store's bytes for $path" >&2
         cat "$nginx_root/error.log" >&2 || true
         exit 1
     fi
+    expected_type="application/json; charset=utf-8"
+    [[ "$path" == / ]] && expected_type="text/html; charset=utf-8"
     for url in "$store_url" "$nginx_url"; do
         content_type="$(curl -sSf -o /dev/null -w '%{content_type}' "$url$path")"
-        if [[ "$content_type" != "application/json; charset=utf-8" ]]; then
+        if [[ "$content_type" != "$expected_type" ]]; then
             echo "bench-http: $url$path answers Content-Type: $content_type" >&2
             exit 1
         fi
@@ -135,15 +147,13 @@ done
 mapfile -t nginx_workers < <(pgrep -P "$nginx_pid")
 nginx_pids=("$nginx_pid" "${nginx_workers[@]}")
 
-targets=(
-    "store /api/products|$store_url/api/products"
-    "nginx /api/products|$nginx_url/api/products"
-    "store /products|$store_url/products"
-    "nginx /products|$nginx_url/products"
-)
+targets=()
+for path in "${paths[@]}"; do
+    targets+=("store $path|$store_url$path" "nginx $path|$nginx_url$path")
+done
 
 echo "== machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(date -u +%F)"
-echo "== http catalog reads: wrk ${wrk_args[*]}, $rounds round(s); bodies $(wc -c <"$nginx_root/docs/api/products") B (/api/products), $(wc -c <"$nginx_root/docs/products") B (/products)"
+echo "== http catalog reads: wrk ${wrk_args[*]}, $rounds round(s); bodies $(wc -c <"$nginx_root/docs/api/products") B (/api/products), $(wc -c <"$nginx_root/docs/products") B (/products)$([[ -f "$nginx_root/docs/index.html" ]] && echo ", $(wc -c <"$nginx_root/docs/index.html") B (/, HTML)")"
 echo "== load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # A short warm-up of each target, not measured.

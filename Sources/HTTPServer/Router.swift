@@ -8,6 +8,12 @@ public enum RouteHandler: Sendable {
     /// An asynchronous handler: the connection is parked, the middleware chain and the handler run
     /// in a `Task`, and the connection resumes with the reply.
     case async(@Sendable (Request, RequestContext) async throws -> Response)
+    /// The first handler run as `.immediate` on the network thread; when it answers `nil`, the
+    /// second as `.async`. For routes whose common case is served from memory (a page every
+    /// visitor without a session sees alike) but whose other cases need to wait.
+    case immediateOrAsync(
+        @Sendable (Request, RequestContext) throws -> Response?,
+        @Sendable (Request, RequestContext) async throws -> Response)
 }
 
 /// Maps a method and a path to a handler.
@@ -132,6 +138,12 @@ public struct Router: Sendable {
                 response = runImmediate(handler, request, context)
             case .async(let handler):
                 response = await runAsync(handler, request, context)
+            case .immediateOrAsync(let immediate, let handler):
+                if let answer = runImmediateIfItAnswers(immediate, request, context) {
+                    response = answer
+                } else {
+                    response = await runAsync(handler, request, context)
+                }
             }
         case .methodNotAllowed(let pattern, let allowed):
             context.route = pattern
@@ -205,6 +217,19 @@ public struct Router: Sendable {
         _ handler: @Sendable (Request, RequestContext) throws -> Response, _ request: Request,
         _ context: RequestContext
     ) -> Response {
+        do {
+            return try handler(request, context)
+        } catch {
+            return errorResponse(for: error, request, context)
+        }
+    }
+
+    /// Runs the immediate half of an `.immediateOrAsync` route: its answer (a thrown error becomes
+    /// one), or `nil` when the asynchronous half must answer.
+    func runImmediateIfItAnswers(
+        _ handler: @Sendable (Request, RequestContext) throws -> Response?, _ request: Request,
+        _ context: RequestContext
+    ) -> Response? {
         do {
             return try handler(request, context)
         } catch {

@@ -418,6 +418,11 @@ final class ServerCore: Sendable {
                 return send(router.runImmediate(handler, state.request, context), to: connection, for: state)
             case .async(let handler):
                 return park(state, on: connection, handler: handler, context: context)
+            case .immediateOrAsync(let immediate, let handler):
+                if let response = router.runImmediateIfItAnswers(immediate, state.request, context) {
+                    return send(response, to: connection, for: state)
+                }
+                return park(state, on: connection, handler: handler, context: context)
             }
         }
     }

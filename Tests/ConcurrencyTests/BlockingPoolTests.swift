@@ -1,5 +1,6 @@
 import Concurrency
 import Foundation
+import StoreTestSupport
 import Testing
 
 /// A resource that remembers which thread made it and checks every use against it.

@@ -1,5 +1,6 @@
 import Concurrency
 import Foundation
+import StoreTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -42,17 +43,6 @@ final class Gate: Sendable {
     func open() {
         isOpen.withLock(waking: .all) { $0 = true }
     }
-}
-
-/// Polls `condition` until it holds, for at most `timeout`.
-func eventually(timeout: Duration = .seconds(10), _ condition: @Sendable () -> Bool) async throws -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
-    while clock.now < deadline {
-        if condition() { return true }
-        try await Task.sleep(for: .milliseconds(1))
-    }
-    return condition()
 }
 
 /// The calling thread's identity, comparable across threads.

@@ -131,6 +131,25 @@ private struct Tagging: Middleware {
         #expect(unknown.status == .methodNotAllowed)
     }
 
+    @Test func immediateOrAsyncFallsBackToTheAsyncHandler() async throws {
+        var router = Router()
+        router.use(Tagging(tag: "chain"))
+        router.get(
+            "/page",
+            .immediateOrAsync(
+                { request, _ in
+                    if request.query("fail") != nil { throw HTTPError(.gone, type: "gone", message: "Gone.") }
+                    return request.queryItems.isEmpty ? .text("cached") : nil
+                },
+                { request, _ in .text("rendered \(request.headers.values(for: "X-Trace").count)") }))
+        let cached = await router.respond(to: Request(method: .get, target: "/page"))
+        #expect(text(cached) == "cached")
+        #expect(cached.headers.values(for: "X-Trace").isEmpty, "the immediate half skips the middleware")
+        let rendered = await router.respond(to: Request(method: .get, target: "/page?q=x"))
+        #expect(text(rendered) == "rendered 1")
+        #expect(await router.respond(to: Request(method: .get, target: "/page?fail=1")).status == .gone)
+    }
+
     @Test func headRunsGetWithoutBody() async throws {
         var router = Router()
         router.get("/page", .immediate { _, _ in .html("<p>hello</p>") })

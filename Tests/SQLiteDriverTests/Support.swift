@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import SQLiteDriver
 import StoreSQL
+import StoreTestSupport
 import Testing
 
 /// Every driver test, run one at a time: some count the process's open file descriptors, and the
@@ -53,19 +54,6 @@ func itemNames(_ database: SQLiteDatabase) async throws -> [String] {
     try await database.read { connection in
         try connection.query("SELECT name FROM items ORDER BY id").map { try $0.decode("name", as: String.self) }
     }
-}
-
-/// Polls `condition` until it holds, for at most `timeout`.
-func eventually(
-    timeout: Duration = .seconds(10), _ condition: @Sendable () -> Bool
-) async throws -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now + timeout
-    while clock.now < deadline {
-        if condition() { return true }
-        try await Task.sleep(for: .milliseconds(1))
-    }
-    return condition()
 }
 
 /// Holds the writer thread inside a write job until ``release()``, so that writes queued meanwhile are

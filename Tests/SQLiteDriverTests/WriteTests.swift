@@ -1,6 +1,7 @@
 import Foundation
 import SQLiteDriver
 import StoreSQL
+import StoreTestSupport
 import Testing
 
 extension SQLiteDriverTests {

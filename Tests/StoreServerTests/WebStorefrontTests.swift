@@ -311,4 +311,24 @@ final class TestBrowser: @unchecked Sendable {
             #expect(wrong.text.contains("The email or password is incorrect."))
         }
     }
+
+    @Test("logging in merges the baskets and says which lines were capped", arguments: [Backend.sqlite])
+    func loginMergeNotice(backend: Backend) async throws {
+        try await TestStore.with(backend) { store in
+            // The customer's own basket already holds 4 pairs of socks.
+            let apiToken = try await store.login("free@onlinestore.test", "free-demo-password").decode(
+                LoginResponse.self
+            ).token
+            #expect(try await store.setQuantity(4, of: 3, token: apiToken).status == 200)
+            let browser = TestBrowser(base: store.base)
+            _ = try await browser.follow(
+                try await browser.post("/basket/items", [("product_id", "3"), ("quantity", "8"), ("return_to", "/")]))
+            let page = try await browser.follow(
+                try await browser.post(
+                    "/login", [("email", "free@onlinestore.test"), ("password", "free-demo-password")]))
+            #expect(page.text.contains("Running socks went over 10"), "\(page.text)")
+            let basket = try await store.basket(apiToken)
+            #expect(basket.items.first { $0.productID == 3 }?.quantity == 10)
+        }
+    }
 }

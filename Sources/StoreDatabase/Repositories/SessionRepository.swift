@@ -46,6 +46,23 @@ public struct SessionRepository: Sendable {
     public func createCustomerSession(
         tokenHash: [UInt8], customer: CustomerID, previous: ShopperID?, now: Date, expiresAt: Date
     ) async throws -> ShopperID {
+        try await createCustomerSessionMerging(
+            tokenHash: tokenHash, customer: customer, previous: previous, now: now, expiresAt: expiresAt
+        ).shopper
+    }
+
+    /// What logging in did: the customer's shopper, and the products whose quantities the merge
+    /// of the anonymous basket capped (see `Quantity.merged(with:)`).
+    public struct CustomerSession: Hashable, Sendable {
+        public let shopper: ShopperID
+        public let cappedProducts: [ProductID]
+    }
+
+    /// ``createCustomerSession(tokenHash:customer:previous:now:expiresAt:)``, saying which
+    /// merged lines were capped.
+    public func createCustomerSessionMerging(
+        tokenHash: [UInt8], customer: CustomerID, previous: ShopperID?, now: Date, expiresAt: Date
+    ) async throws -> CustomerSession {
         let candidate = ShopperID.random()
         return try await database.write { connection in
             try connection.execute(
@@ -59,13 +76,14 @@ public struct SessionRepository: Sendable {
                     "SELECT id FROM shoppers WHERE customer_id = \(customer.rawValue)")
             else { throw DatabaseError(kind: .other, code: "shopper", message: "customer shopper missing") }
             let shopper = ShopperID(rawValue: try row.decode("id"))
+            var capped: [ProductID] = []
             if let previous, previous != shopper {
-                try BasketRepository.merge(from: previous, into: shopper, now: now, on: connection)
+                capped = try BasketRepository.merge(from: previous, into: shopper, now: now, on: connection)
                 try PaymentRepository.carry(from: previous, to: shopper, on: connection)
             }
             try Self.insertSession(
                 tokenHash: tokenHash, shopper: shopper, now: now, expiresAt: expiresAt, on: connection)
-            return shopper
+            return CustomerSession(shopper: shopper, cappedProducts: capped)
         }
     }
 

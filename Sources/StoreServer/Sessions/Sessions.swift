@@ -42,12 +42,18 @@ struct Sessions: Sendable {
 
     /// A new session for `customer`, keeping the basket of the anonymous shopper `previous`.
     func createForCustomer(_ customer: CustomerID, previous: Shopper?) async throws -> SecretToken {
+        try await logIn(customer, previous: previous).token
+    }
+
+    /// A new session for `customer`, keeping the basket of the anonymous shopper `previous`, and
+    /// the products whose merged quantity was capped.
+    func logIn(_ customer: CustomerID, previous: Shopper?) async throws -> (token: SecretToken, capped: [ProductID]) {
         let token = SecretToken.generate()
         let now = clock.now()
-        _ = try await database.sessions.createCustomerSession(
+        let session = try await database.sessions.createCustomerSessionMerging(
             tokenHash: token.hash, customer: customer, previous: previous?.id, now: now,
             expiresAt: now.addingTimeInterval(lifetime))
-        return token
+        return (token, session.cappedProducts)
     }
 
     /// The bearer token of `request`, if it carries a well-formed one.

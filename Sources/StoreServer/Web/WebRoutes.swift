@@ -27,7 +27,10 @@ struct WebRoutes: Sendable {
 
     func register(on router: inout Router) {
         router.get(StorePaths.stylesheet, .immediate { _, _ in Response(prepared: Self.stylesheet) })
-        router.get(StorePaths.catalog) { request, _ in try await catalogPage(request) }
+        router.get(
+            StorePaths.catalog,
+            .immediateOrAsync(
+                { request, _ in anonymousCatalogPage(request) }, { request, _ in try await catalogPage(request) }))
         router.get("/product/{id}") { request, context in try await productPage(request, context) }
         router.get(StorePaths.basket) { request, _ in try await basketPage(request) }
         router.get(StorePaths.checkout) { request, _ in try await checkoutPage(request) }
@@ -56,22 +59,25 @@ struct WebRoutes: Sendable {
 
     // MARK: - Pages
 
+    /// The catalog page of a visitor without a session or status to show, asking for the whole
+    /// catalog — most first visits: the same page for everyone, prepared once per catalog
+    /// snapshot and sent from the network thread. `nil` for any other visit.
+    private func anonymousCatalogPage(_ request: Request) -> Response? {
+        guard request.queryItems.isEmpty, request.cookie(WebSessions.sessionCookie) == nil,
+            request.cookie(WebSessions.statusCookie) == nil
+        else { return nil }
+        let (generation, products, categories) = catalog.read { ($0.generation, $0.products, $0.categories) }
+        return Response(
+            prepared: anonymousCatalog.page(for: generation) {
+                let page = CatalogPage(
+                    query: CatalogQuery(), categories: categories, products: products.map { ProductSummary($0) })
+                return Self.html(StorePages.catalog(page, context: PageContext(csrfToken: "")), private: false)
+            })
+    }
+
     private func catalogPage(_ request: Request) async throws -> Response {
         let query = CatalogQuery(parameters: Self.parameters(request.queryItems))
-        let products = catalog.read { $0.products }
-        let categories = catalog.read { $0.categories }
-        if request.queryItems.isEmpty, request.cookie(WebSessions.sessionCookie) == nil,
-            request.cookie(WebSessions.statusCookie) == nil
-        {
-            // Most first visits: the same page for everyone, prepared once per catalog snapshot.
-            let generation = catalog.read { $0.generation }
-            return Response(
-                prepared: anonymousCatalog.page(for: generation) {
-                    let page = CatalogPage(
-                        query: query, categories: categories, products: products.map { ProductSummary($0) })
-                    return Self.html(StorePages.catalog(page, context: PageContext(csrfToken: "")), private: false)
-                })
-        }
+        let (products, categories) = catalog.read { ($0.products, $0.categories) }
         let visit = try await visit(request)
         let page = CatalogPage(query: query, categories: categories, products: products.map { ProductSummary($0) })
         return visit.respond(StorePages.catalog(page, context: visit.context))
@@ -318,9 +324,9 @@ struct WebRoutes: Sendable {
             return form.redirect(StorePaths.login, .loginFailed)
         }
         let previous = form.shopper.customerID == nil ? form.shopper : nil
-        let token = try await sessions.createForCustomer(customer.id, previous: previous)
+        let (token, capped) = try await sessions.logIn(customer.id, previous: previous)
         try await sessions.end(form.token)
-        var response = form.redirect(StorePaths.catalog, .loggedIn)
+        var response = form.redirect(StorePaths.catalog, .loggedIn(capped: capped))
         response.setCookie(WebSessions.sessionCookie(token, for: form.request, lifetime: configuration.sessionLifetime))
         return response
     }
@@ -442,7 +448,13 @@ struct WebRoutes: Sendable {
         case .promotionApplied: return StatusMessage("Promo code applied.")
         case .promotionRemoved: return StatusMessage("Promo code removed.")
         case .promotionInvalid: return StatusMessage("That promo code cannot be used.", kind: .error)
-        case .loggedIn: return StatusMessage("You are logged in. Your basket is kept.")
+        case .loggedIn(let capped):
+            guard !capped.isEmpty else { return StatusMessage("You are logged in. Your basket is kept.") }
+            return StatusMessage(
+                "You are logged in. Your basket is kept; "
+                    + capped.map(title).joined(separator: ", ")
+                    + " went over 10, so the basket holds the most it can: 10.",
+                kind: .info)
         case .loggedOut: return StatusMessage("You are logged out.")
         case .loginFailed: return StatusMessage("The email or password is incorrect.", kind: .error)
         case .loginThrottled:

@@ -16,7 +16,8 @@ enum WebStatus: Hashable, Sendable {
     case promotionRemoved
     /// The code typed is malformed, unknown, expired or used up.
     case promotionInvalid(typed: String)
-    case loggedIn
+    /// Logged in; the products whose quantities were capped when the baskets were merged.
+    case loggedIn(capped: [ProductID])
     case loggedOut
     case loginFailed
     case loginThrottled
@@ -40,7 +41,7 @@ enum WebStatus: Hashable, Sendable {
         case .promotionApplied: "promotion-applied"
         case .promotionRemoved: "promotion-removed"
         case .promotionInvalid(let typed): "promotion-invalid:" + String(typed.prefix(Self.maximumTypedLength))
-        case .loggedIn: "logged-in"
+        case .loggedIn(let capped): "logged-in:" + capped.map { String($0.rawValue) }.joined(separator: ",")
         case .loggedOut: "logged-out"
         case .loginFailed: "login-failed"
         case .loginThrottled: "login-throttled"
@@ -72,7 +73,7 @@ enum WebStatus: Hashable, Sendable {
         case "promotion-applied": self = .promotionApplied
         case "promotion-removed": self = .promotionRemoved
         case "promotion-invalid": self = .promotionInvalid(typed: String(value.prefix(Self.maximumTypedLength)))
-        case "logged-in": self = .loggedIn
+        case "logged-in": self = .loggedIn(capped: value.split(separator: ",").compactMap(product))
         case "logged-out": self = .loggedOut
         case "login-failed": self = .loginFailed
         case "login-throttled": self = .loginThrottled
