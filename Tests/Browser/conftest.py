@@ -14,7 +14,6 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-
 import storefront_browser as browser
 
 ROOT = Path(__file__).resolve().parents[2]

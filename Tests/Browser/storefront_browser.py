@@ -170,7 +170,7 @@ def xpath_literal(text):
         return f"'{text}'"
     if '"' not in text:
         return f'"{text}"'
-    return "concat(" + ", \"'\", ".join(f"'{part}'" for part in text.split("'")) + ")"
+    return "concat(" + ', "\'", '.join(f"'{part}'" for part in text.split("'")) + ")"
 
 
 def status_text(driver):

