@@ -411,7 +411,7 @@ public enum StoreStylesheet {
         /* Checkout */
 
         .methods { margin: 0 0 1rem; padding: 0; border: 0; }
-        .methods legend { font-size: 1.3rem; font-weight: 700; margin-bottom: 0.75rem; }
+        .methods legend { padding: 0; font-size: 1.3rem; font-weight: 700; margin-bottom: 0.75rem; }
         .method-option { margin-bottom: 0.75rem; padding: 0.5rem 1rem; }
         .choice { display: flex; flex-wrap: wrap; align-items: center; gap: 0 0.75rem; }
         .choice label { display: inline-flex; align-items: center; min-height: 44px; font-weight: 700; cursor: pointer; }
