@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "CheckoutKit", targets: ["CheckoutKit"]),
         .library(name: "StoreAPI", targets: ["StoreAPI"]),
         .library(name: "StoreClient", targets: ["StoreClient"]),
+        .library(name: "StoreClientInProcess", targets: ["StoreClientInProcess"]),
         .library(name: "StoreFeatures", targets: ["StoreFeatures"]),
     ],
     targets: [
@@ -20,9 +21,13 @@ let package = Package(
         .target(name: "CheckoutKit", swiftSettings: strictSwift),
         // The JSON wire types shared by the server and the client.
         .target(name: "StoreAPI", dependencies: ["CheckoutKit"], swiftSettings: strictSwift),
-        // The API as the app sees it: one protocol per part of SPEC §9 and the typed error every
-        // answer maps to. No server code.
-        .target(name: "StoreClient", dependencies: ["StoreAPI", "CheckoutKit"], swiftSettings: strictSwift),
+        // The API as the app sees it: one protocol per part of the API, the typed error every answer
+        // maps to, and the live client over a transport (URLSession). No server code.
+        .target(
+            name: "StoreClient", dependencies: ["StoreAPI", "CheckoutKit", "Concurrency"], swiftSettings: strictSwift),
+        // StoreClient's transport answered by an HTTPServer router in process, without a socket.
+        .target(
+            name: "StoreClientInProcess", dependencies: ["StoreClient", "HTTPServer"], swiftSettings: strictSwift),
         // The app's screen models: @Observable, main-actor, platform-neutral, over StoreClient's protocols.
         .target(
             name: "StoreFeatures", dependencies: ["StoreClient", "StoreAPI", "CheckoutKit"], swiftSettings: strictSwift),
@@ -113,6 +118,13 @@ let package = Package(
             ],
             swiftSettings: strictSwift),
         .testTarget(name: "StoreCryptoTests", dependencies: ["StoreCrypto"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "StoreClientTests",
+            dependencies: [
+                "StoreClient", "StoreClientInProcess", "StoreFeatures", "StoreAPI", "CheckoutKit", "StoreServer",
+                "StoreDatabase", "PaymentProvider", "HTTPServer", "Concurrency", "StoreTestSupport",
+            ],
+            swiftSettings: strictSwift),
 
         .executableTarget(
             name: "PricingBenchmark", dependencies: ["CheckoutKit"], path: "benchmarks/PricingBenchmark",

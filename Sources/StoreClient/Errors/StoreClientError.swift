@@ -6,6 +6,7 @@ import CheckoutKit
 ///
 /// | answer | error |
 /// |---|---|
+/// | 2xx | the endpoint's answer — or ``unexpectedAnswer(status:detail:)`` when the body is not it |
 /// | 400 | ``invalid(type:message:field:)`` |
 /// | 401 | ``unauthorized(message:)`` |
 /// | 402 `declined` | ``declined(reason:message:)`` |
@@ -14,9 +15,13 @@ import CheckoutKit
 /// | 409 `idempotency_in_progress`, `payment_in_progress` | ``idempotencyInProgress``, ``paymentInProgress`` |
 /// | 409, any other type | ``conflict(type:message:)`` |
 /// | 413, 422 | ``invalid(type:message:field:)`` — but 422 `idempotency_mismatch` is ``idempotencyMismatch(field:)`` |
-/// | 429 | ``tooManyRequests(message:)`` |
-/// | 503, a timeout, no connection | ``unavailable`` |
+/// | 429 (with `Retry-After`) | ``tooManyRequests(message:retryAfter:)`` |
+/// | 502, 503, 504, a timeout, no connection, a connection closed early | ``unavailable`` |
 /// | anything else: HTML, truncated JSON, a body that is not the endpoint's type, another status | ``unexpectedAnswer(status:detail:)`` |
+///
+/// 400, 401, 402, 404, 409, 413 and 422 are told apart by the store's error body; without it (a
+/// proxy's HTML page, a cut-off body) they are ``unexpectedAnswer(status:detail:)`` too.
+/// ``init(response:)`` and ``init(_:)`` implement this table.
 ///
 /// The `message` carried by a case is the error body's sentence for people; ``message`` is what
 /// to show.
@@ -46,8 +51,9 @@ public enum StoreClientError: Error, Hashable, Sendable {
     case invalid(type: String, message: String, field: String?)
     /// 404: no such product, category or order (or not the shopper's).
     case notFound(message: String)
-    /// 429: too many attempts (logging in); try again later.
-    case tooManyRequests(message: String)
+    /// 429: too many attempts (logging in, new sessions); try again after `retryAfter` when the
+    /// store said how long (its `Retry-After`).
+    case tooManyRequests(message: String, retryAfter: Duration?)
     /// 503, a timeout or a lost connection: the store could not be reached or could not confirm.
     /// For a payment the outcome is unknown and the retry must reuse the key.
     case unavailable
@@ -62,7 +68,7 @@ extension StoreClientError {
         switch self {
         case .unauthorized(let message), .declined(_, let message), .priceChanged(let message),
             .outOfStock(let message), .conflict(_, let message), .invalid(_, let message, _),
-            .notFound(let message), .tooManyRequests(let message):
+            .notFound(let message), .tooManyRequests(let message, _):
             message
         case .idempotencyInProgress, .paymentInProgress:
             "Your payment is still being processed. Try again in a moment — you won't be charged twice."
