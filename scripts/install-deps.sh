@@ -4,6 +4,8 @@
 #
 #   scripts/install-deps.sh          what building, running and testing need
 #   scripts/install-deps.sh bench    and the load generators of `make bench` (wrk, nginx, curl)
+#   scripts/install-deps.sh browser  and what scripts/browser-tests.sh drives: headless Chromium with
+#                                    its WebDriver, a font, and Java for the Nu Html Checker
 set -euo pipefail
 
 packages=(
@@ -20,6 +22,9 @@ packages=(
 )
 if [ "${1:-}" = "bench" ]; then
     packages+=(wrk nginx-light curl)
+fi
+if [ "${1:-}" = "browser" ]; then
+    packages+=(chromium chromium-driver fonts-dejavu-core default-jre-headless)
 fi
 
 missing=()

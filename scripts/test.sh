@@ -26,3 +26,6 @@ swift test --skip-build
 
 echo "== API property tests (schemathesis against docs/openapi.yaml)"
 STORE_BIN="$(swift build --show-bin-path)/store" scripts/api-property-tests.sh
+
+echo "== browser tests (headless Chromium: the snapshot pages, then the live storefront)"
+STORE_BIN="$(swift build --show-bin-path)/store" scripts/browser-tests.sh

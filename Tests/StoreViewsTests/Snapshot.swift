@@ -12,14 +12,23 @@ func expectSnapshot(
 )
     throws
 {
-    let actual = document.renderString()
-    let file = Snapshots.directory.appendingPathComponent("\(name).html")
+    try expectSnapshot(text: document.renderString(), file: "\(name).html", sourceLocation: sourceLocation)
+}
+
+/// Compares `text` with the snapshot file `__Snapshots__/FILE`, byte for byte; recorded the same
+/// way as the pages.
+func expectSnapshot(
+    text actual: String, file name: String, sourceLocation: SourceLocation = #_sourceLocation
+)
+    throws
+{
+    let file = Snapshots.directory.appendingPathComponent(name)
     let recording = ProcessInfo.processInfo.environment["STORE_RECORD_SNAPSHOTS"] == "1"
     guard !recording, FileManager.default.fileExists(atPath: file.path) else {
         try FileManager.default.createDirectory(at: Snapshots.directory, withIntermediateDirectories: true)
         try Data(actual.utf8).write(to: file)
         if !recording {
-            Issue.record("Recorded a new snapshot \(name).html; check it and run again", sourceLocation: sourceLocation)
+            Issue.record("Recorded a new snapshot \(name); check it and run again", sourceLocation: sourceLocation)
         }
         return
     }
@@ -27,7 +36,7 @@ func expectSnapshot(
     guard actual != expected else { return }
     Issue.record(
         """
-        \(name).html differs from the page (rerun with STORE_RECORD_SNAPSHOTS=1 to accept the change):
+        \(name) differs (rerun with STORE_RECORD_SNAPSHOTS=1 to accept the change):
         \(Snapshots.firstDifference(expected: expected, actual: actual))
         """, sourceLocation: sourceLocation)
 }

@@ -18,3 +18,13 @@ import Testing
         #expect(!StoreStylesheet.css.contains("outline: none;\n  }\n  :focus"))
     }
 }
+
+@Suite("Stylesheet snapshot") struct StylesheetSnapshotTests {
+    /// `__Snapshots__/store.css` is the stylesheet exactly as the server sends it at
+    /// `/static/store.css`: the browser checks of the snapshot pages (Tests/Browser) serve it beside
+    /// them, so they see the real stylesheet.
+    @Test("__Snapshots__/store.css is StoreStylesheet.css")
+    func snapshot() throws {
+        try expectSnapshot(text: StoreStylesheet.css, file: "store.css")
+    }
+}

@@ -5,7 +5,8 @@ import CheckoutKit
 ///
 /// Pages (GET):
 /// - `/` — the catalog; query `q` (search), `category`, `sort` (see ``CatalogQuery``).
-/// - `/products/{id}` — a product.
+/// - `/product/{id}` — a product (singular, so it cannot collide with the Fake-Store JSON route
+///   `GET /products/{id}`; the route's pattern is ``productPattern``).
 /// - `/basket` — the basket.
 /// - `/checkout` — choose a payment method; query `method` and `card` preselect a choice.
 /// - `/checkout/review` — review and pay; query `method` (`card`, `payment_link`, `qr_code`) and,
@@ -44,7 +45,11 @@ public enum StorePaths {
     /// The one stylesheet every page links to; its text is ``StoreStylesheet/css``.
     public static let stylesheet = "/static/store.css"
 
-    public static func product(_ id: ProductID) -> String { "/products/\(id.rawValue)" }
+    /// The route pattern of a product's page, for the server's router: `/product/{id}`.
+    public static let productPattern = "/product/{id}"
+
+    /// A product's page: `/product/7`.
+    public static func product(_ id: ProductID) -> String { "/product/\(id.rawValue)" }
     public static func basketItem(_ id: ProductID) -> String { "/basket/items/\(id.rawValue)" }
     public static func removeBasketItem(_ id: ProductID) -> String { "/basket/items/\(id.rawValue)/remove" }
     public static func order(_ id: String) -> String { "/orders/" + QueryString.escape(id) }

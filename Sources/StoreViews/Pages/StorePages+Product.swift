@@ -1,7 +1,7 @@
 import HTML
 
 extension StorePages {
-    /// A product's page at `/products/{id}`: image, price, rating, stock, description, and
+    /// A product's page at `/product/{id}`: image, price, rating, stock, description, and
     /// **Add to basket** with a **Quantity** field.
     public static func product(_ page: ProductPage, context: PageContext) -> HTMLDocument {
         let product = page.product

@@ -31,6 +31,9 @@ public enum StoreStylesheet {
         *, *::before, *::after { box-sizing: border-box; }
 
         body {
+          display: flex;
+          flex-direction: column;
+          min-height: 100vh;
           margin: 0;
           font-family: var(--font);
           font-size: 1rem;
@@ -93,7 +96,7 @@ public enum StoreStylesheet {
           gap: 0 1rem;
         }
         .basket-link { order: 1; margin-left: auto; }
-        .account { order: 2; flex-basis: 100%; }
+        .account { order: 2; flex-basis: 100%; margin-left: -0.5rem; }
         @media (min-width: 48rem) {
           .account { order: 1; flex-basis: auto; margin-left: auto; }
           .basket-link { order: 2; margin-left: 0; }
@@ -158,6 +161,8 @@ public enum StoreStylesheet {
         /* Page */
 
         .page {
+          flex: 1 0 auto;
+          width: 100%;
           max-width: 72rem;
           margin: 0 auto;
           padding: 1rem 1rem 3rem;
@@ -406,7 +411,7 @@ public enum StoreStylesheet {
         /* Checkout */
 
         .methods { margin: 0 0 1rem; padding: 0; border: 0; }
-        .methods legend { font-size: 1.3rem; font-weight: 700; margin-bottom: 0.75rem; }
+        .methods legend { padding: 0; font-size: 1.3rem; font-weight: 700; margin-bottom: 0.75rem; }
         .method-option { margin-bottom: 0.75rem; padding: 0.5rem 1rem; }
         .choice { display: flex; flex-wrap: wrap; align-items: center; gap: 0 0.75rem; }
         .choice label { display: inline-flex; align-items: center; min-height: 44px; font-weight: 700; cursor: pointer; }

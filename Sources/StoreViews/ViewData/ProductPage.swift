@@ -1,4 +1,4 @@
-/// A product's own page at `/products/{id}`: the catalog card's facts and the description.
+/// A product's own page at `/product/{id}`: the catalog card's facts and the description.
 public struct ProductPage: Hashable, Sendable {
     public var product: ProductSummary
     public var description: String
