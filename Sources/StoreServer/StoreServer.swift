@@ -53,7 +53,7 @@ public final class StoreServer: Sendable {
             "default-src 'self'; img-src 'self'; style-src 'self'; script-src 'none'; object-src 'none'; "
             + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
         "X-Frame-Options": "DENY",
-        "Referrer-Policy": "no-referrer",
+        "Referrer-Policy": "same-origin",
         "Cross-Origin-Opener-Policy": "same-origin",
     ]
 

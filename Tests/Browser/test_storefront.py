@@ -449,11 +449,6 @@ def test_wrong_password_says_so(store, shopper):
     assert field(shopper, "Email").get_attribute("aria-invalid") == "true"
 
 
-@pytest.mark.xfail(
-    reason="the server renders its HTML error pages with an anonymous page context: a logged-in "
-    "customer with a full basket sees 'Basket 0 items' and 'Log in' on a 404 page",
-    strict=False,
-)
 def test_error_page_header_knows_the_shopper(store, shopper):
     add_from_catalog(shopper, store, CAP)
     shopper.get(store + "/product/999")

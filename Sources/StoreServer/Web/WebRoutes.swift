@@ -84,10 +84,10 @@ struct WebRoutes: Sendable {
     }
 
     private func productPage(_ request: Request, _ context: RequestContext) async throws -> Response {
+        let visit = try await visit(request)
         guard let id = Self.productID(context.parameters["id"]),
             let product = catalog.read({ $0.products.first { $0.id == id } })
-        else { throw HTTPError.productNotFound }
-        let visit = try await visit(request)
+        else { return visit.notFound() }
         let inBasket = visit.basket?.lines.first { $0.productID == id }?.quantity.value ?? 0
         let page = ProductPage(
             product: ProductSummary(product), description: product.description, quantityInBasket: inBasket)
@@ -161,7 +161,7 @@ struct WebRoutes: Sendable {
         let visit = try await visit(request)
         guard let shopper = visit.shopper, let id = context.parameters["id"].flatMap(OrderID.init(parsing:)),
             let order = try await orders.order(id, of: shopper)
-        else { throw HTTPError.orderNotFound }
+        else { return visit.notFound() }
         return visit.respond(StorePages.receipt(OrderReceipt(order), context: visit.context))
     }
 
@@ -537,9 +537,14 @@ struct Visit: Sendable {
     let context: PageContext
     let hadStatusCookie: Bool
 
+    /// The "not found" page in the visitor's own header (their basket, their name).
+    func notFound() -> Response {
+        respond(StorePages.error(.notFound, context: context), status: .notFound)
+    }
+
     /// The page, with the status cookie spent when there was one.
-    func respond(_ document: HTMLDocument) -> Response {
-        var response = WebRoutes.html(document)
+    func respond(_ document: HTMLDocument, status: HTTPStatus = .ok) -> Response {
+        var response = WebRoutes.html(document, status: status)
         if hadStatusCookie { response.setCookie(WebSessions.spentStatusCookie(for: request)) }
         return response
     }
