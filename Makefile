@@ -1,8 +1,8 @@
 # OnlineStore — the two commands are `make run` and `make test`; `make bench` measures.
 SWIFT ?= swift
-LINT_PATHS := Sources Tests benchmarks Package.swift
+LINT_PATHS := Sources Tests benchmarks Fuzz Package.swift
 
-.PHONY: run test bench chaos deps lint build format clean
+.PHONY: run test bench chaos fuzz deps lint build format clean
 
 deps:
 	@scripts/install-deps.sh
@@ -40,3 +40,8 @@ chaos: deps
 
 clean:
 	rm -rf .build
+
+# libFuzzer with AddressSanitizer on the parsers of outside input (Fuzz/), 10 minutes a target;
+# make test runs each for 20 s.
+fuzz: deps
+	FUZZ_KEEP=1 scripts/fuzz.sh 600

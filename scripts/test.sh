@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 
 echo "== lint"
-swift format lint --strict -r Sources Tests benchmarks Package.swift
+swift format lint --strict -r Sources Tests benchmarks Fuzz Package.swift
 
 echo "== build (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
@@ -23,6 +23,9 @@ fi
 
 echo "== tests"
 swift test --skip-build
+
+echo "== fuzz (20 s a target; make fuzz runs 10 minutes)"
+scripts/fuzz.sh 20
 
 echo "== API property tests (schemathesis against docs/openapi.yaml)"
 STORE_BIN="$(swift build --show-bin-path)/store" scripts/api-property-tests.sh
