@@ -306,14 +306,14 @@ public final class ScreenShop {
         _ = cnc_reverse(1)
         let count = root.productList.counts.values.reduce(0, +)
         let who = root.customer.map { "\($0.firstName) \($0.lastName)" } ?? "not logged in"
-        print(0, 0, pad(" OnlineStore   basket: \(count)   \(who)", width))
+        put(0, 0, pad(" OnlineStore   basket: \(count)   \(who)", width))
         _ = cnc_reverse(0)
         var x = 1
         for (index, tab) in RootModel.Tab.allCases.enumerated() {
             let title = "\(index + 1) \(Self.title(tab))"
             let selected = screen != .basket && root.selectedTab == tab
             if selected { _ = cnc_bold(1) }
-            print(1, x, selected ? "[\(title)]" : " \(title) ")
+            put(1, x, selected ? "[\(title)]" : " \(title) ")
             if selected { _ = cnc_bold(0) }
             x += title.count + 3
         }
@@ -324,13 +324,13 @@ public final class ScreenShop {
         if let prompt {
             _ = cnc_reverse(1)
             let shown = prompt.secret ? String(repeating: "*", count: prompt.text.count) : prompt.text
-            print(row, 0, pad(" \(prompt.label): \(shown)_   Enter OK  Esc cancel", width))
+            put(row, 0, pad(" \(prompt.label): \(shown)_   Enter OK  Esc cancel", width))
             _ = cnc_reverse(0)
             return
         }
-        if let message { print(row - 1, 1, String(message.prefix(max(0, width - 2)))) }
+        if let message { put(row - 1, 1, String(message.prefix(max(0, width - 2)))) }
         _ = cnc_reverse(1)
-        print(row, 0, pad(" " + keys(), width))
+        put(row, 0, pad(" " + keys(), width))
         _ = cnc_reverse(0)
     }
 
@@ -365,14 +365,14 @@ public final class ScreenShop {
             "l / o         log in / log out (Profile)",
             "q             quit",
         ]
-        for (index, line) in lines.enumerated() { print(3 + index, 2, line) }
+        for (index, line) in lines.enumerated() { put(3 + index, 2, line) }
     }
 
     private func drawProducts(height: Int) {
         let list = root.productList
         switch list.state {
-        case .notStarted, .loading: print(3, 2, "Loading the products…")
-        case .failed(let message): print(3, 2, "\(message)  (r: try again)")
+        case .notStarted, .loading: put(3, 2, "Loading the products…")
+        case .failed(let message): put(3, 2, "\(message)  (r: try again)")
         case .loaded(let products):
             let selected = min(selection[.products, default: 0], max(0, products.count - 1))
             let visible = max(1, height - 6)
@@ -387,7 +387,7 @@ public final class ScreenShop {
                     "\(pad(product.title, 30)) \(pad(money(product.price), 9)) \(pad(stock, 14)) "
                     + (count == 0 ? "[ add ]" : "[ − \(count) + ]")
                 if index == selected { _ = cnc_reverse(1) }
-                print(3 + offset, 1, line)
+                put(3 + offset, 1, line)
                 if index == selected { _ = cnc_reverse(0) }
             }
         }
@@ -397,48 +397,48 @@ public final class ScreenShop {
         let model = root.orders
         if case .receipt(let order) = model.destination { return drawReceipt(order) }
         switch model.state {
-        case .notStarted, .loading: print(3, 2, "Loading your orders…")
-        case .failed(let message): print(3, 2, "\(message)  (r: try again)")
+        case .notStarted, .loading: put(3, 2, "Loading your orders…")
+        case .failed(let message): put(3, 2, "\(message)  (r: try again)")
         case .loaded(let orders):
-            if orders.isEmpty { return print(3, 2, "No orders yet.") }
+            if orders.isEmpty { return put(3, 2, "No orders yet.") }
             let selected = min(selection[.orders, default: 0], orders.count - 1)
             for (index, order) in orders.prefix(max(1, height - 6)).enumerated() {
                 if index == selected { _ = cnc_reverse(1) }
-                print(3 + index, 1, "\(pad(order.id, 32)) \(pad(money(order.total), 10)) \(order.status)")
+                put(3 + index, 1, "\(pad(order.id, 32)) \(pad(money(order.total), 10)) \(order.status)")
                 if index == selected { _ = cnc_reverse(0) }
             }
         }
     }
 
     private func drawProfile() {
-        guard root.customer != nil else { return print(3, 2, "Log in to see your profile (l).") }
+        guard root.customer != nil else { return put(3, 2, "Log in to see your profile (l).") }
         let model = root.profile
         if case .failed(let message) = model.state, model.fullName == nil {
-            return print(3, 2, "\(message)  (r: try again)")
+            return put(3, 2, "\(message)  (r: try again)")
         }
-        print(3, 2, "Name        \(model.fullName ?? "…")")
-        print(4, 2, "Email       \(model.email ?? "…")")
-        print(5, 2, "Membership  \(model.tierLabel)")
-        print(6, 2, "            \(model.confirmationLabel)")
+        put(3, 2, "Name        \(model.fullName ?? "…")")
+        put(4, 2, "Email       \(model.email ?? "…")")
+        put(5, 2, "Membership  \(model.tierLabel)")
+        put(6, 2, "            \(model.confirmationLabel)")
     }
 
     private func drawBasket(height: Int) {
         let model = root.basket
         if case .receipt(let order) = model.destination { return drawReceipt(order) }
         _ = cnc_bold(1)
-        print(2, 1, "Basket")
+        put(2, 1, "Basket")
         _ = cnc_bold(0)
         guard let basket = model.basket else {
-            if case .failed(let message) = model.state { return print(3, 2, "\(message)  (r: try again)") }
-            return print(3, 2, "Loading the basket…")
+            if case .failed(let message) = model.state { return put(3, 2, "\(message)  (r: try again)") }
+            return put(3, 2, "Loading the basket…")
         }
-        if basket.items.isEmpty { return print(3, 2, "Your basket is empty. Press b and add something.") }
+        if basket.items.isEmpty { return put(3, 2, "Your basket is empty. Press b and add something.") }
         var row = 3
         for (index, line) in basket.items.enumerated() where row < height - 12 {
             let text =
                 "\(pad(line.title, 30)) \(pad("− \(line.quantity) +", 8)) × \(pad(money(line.unitPrice), 9)) \(money(line.lineTotal))"
             if index == min(basketSelection, basket.items.count - 1) { _ = cnc_reverse(1) }
-            print(row, 1, text)
+            put(row, 1, text)
             if index == min(basketSelection, basket.items.count - 1) { _ = cnc_reverse(0) }
             row += 1
         }
@@ -449,49 +449,49 @@ public final class ScreenShop {
         }
         totals.append("Shipping   \(basket.shipping.isZero ? "free" : money(basket.shipping))")
         for line in totals {
-            print(row, 2, line)
+            put(row, 2, line)
             row += 1
         }
         _ = cnc_bold(1)
-        print(row, 2, "Total      \(money(basket.total))")
+        put(row, 2, "Total      \(money(basket.total))")
         _ = cnc_bold(0)
         row += 1
         for note in [model.freeShippingHint, basket.promoNotice].compactMap({ $0 }) {
-            print(row, 2, note)
+            put(row, 2, note)
             row += 1
         }
         let option = model.selectedOption
         var method = "Method     \(option?.name ?? model.selectedKind.rawValue)"
         if model.selectedKind == .card, let card = model.selectedCardToken { method += " (\(card.rawValue))" }
         if let option { method += "   fee \(money(option.fee))   pay \(money(option.amountDue))" }
-        print(row + 1, 2, method)
+        put(row + 1, 2, method)
         row += 1
         if let question = model.confirmationQuestion {
             _ = cnc_reverse(1)
-            print(row + 2, 2, " \(question)  y / n ")
+            put(row + 2, 2, " \(question)  y / n ")
             _ = cnc_reverse(0)
         } else if model.isPaying {
-            print(row + 2, 2, "Paying…")
+            put(row + 2, 2, "Paying…")
         }
     }
 
     private func drawReceipt(_ order: OrderBody) {
         _ = cnc_bold(1)
-        print(3, 2, "Paid — order \(order.id)")
+        put(3, 2, "Paid — order \(order.id)")
         _ = cnc_bold(0)
         var row = 5
         for line in order.lines {
-            print(
+            put(
                 row, 2,
                 "\(pad(line.title, 30)) \(line.quantity) × \(pad(money(line.unitPrice), 9)) \(money(line.lineTotal))")
             row += 1
         }
-        print(row + 1, 2, "Subtotal       \(money(order.subtotal))")
-        if !order.discount.isZero { print(row + 2, 2, "Discount       −\(money(order.discount))") }
-        print(row + 3, 2, "Shipping       \(order.shipping.isZero ? "free" : money(order.shipping))")
-        print(row + 4, 2, "Fee            \(money(order.fee))")
+        put(row + 1, 2, "Subtotal       \(money(order.subtotal))")
+        if !order.discount.isZero { put(row + 2, 2, "Discount       −\(money(order.discount))") }
+        put(row + 3, 2, "Shipping       \(order.shipping.isZero ? "free" : money(order.shipping))")
+        put(row + 4, 2, "Fee            \(money(order.fee))")
         _ = cnc_bold(1)
-        print(row + 5, 2, "Total charged  \(money(order.total))")
+        put(row + 5, 2, "Total charged  \(money(order.total))")
         _ = cnc_bold(0)
     }
 
@@ -505,7 +505,8 @@ public final class ScreenShop {
         }
     }
 
-    private func print(_ row: Int, _ column: Int, _ text: String) {
+    /// Writes `text` at `row`, `column`, cut at the right edge of the terminal.
+    private func put(_ row: Int, _ column: Int, _ text: String) {
         guard row >= 0, row < Int(cnc_lines()), column < Int(cnc_columns()) else { return }
         let room = max(0, Int(cnc_columns()) - column)
         _ = cnc_print(Int32(row), Int32(column), String(text.prefix(room)))
