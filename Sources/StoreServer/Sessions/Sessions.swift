@@ -84,8 +84,7 @@ struct Sessions: Sendable {
     /// this server, and within the cache's few seconds on the others.
     func end(_ request: Request) async throws {
         guard let token = Self.bearerToken(of: request) else { return }
-        cache.forget(token.hash)
-        try await database.sessions.deleteSession(tokenHash: token.hash)
+        try await end(token)
     }
 
     /// Wraps a handler that needs a shopper: without a valid bearer token the answer is 401.
