@@ -155,4 +155,17 @@ import Testing
                 "\(store.log.all.filter { $0.contains("error") })")
         }
     }
+
+    /// `POST /api/logout` ends the bearer's session at once: the token stops working.
+    @Test(arguments: Backend.allCases)
+    func logoutEndsTheSession(backend: Backend) async throws {
+        try await TestStore.with(backend) { store in
+            let token = try await store.login("pro@onlinestore.test", "pro-demo-password").decode(LoginResponse.self)
+                .token
+            #expect(try await store.send(Endpoints.profile, token: token).status == 200)
+            #expect(try await store.send(Endpoints.logout, token: token).status == 204)
+            #expect(try await store.send(Endpoints.profile, token: token).status == 401)
+            #expect(try await store.send(Endpoints.logout, token: token).status == 401)
+        }
+    }
 }
