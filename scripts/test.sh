@@ -21,8 +21,37 @@ if [ -z "${STORE_TEST_POSTGRES_URL:-}" ]; then
     export STORE_TEST_POSTGRES_URL
 fi
 
+# A test that hangs must fail the run with the stacks that show where, not hold CI until its own
+# limit: after TEST_LIMIT_SECONDS the test process's threads are printed (gdb, when installed) and it
+# is stopped.
+watch_tests() {
+    local limit="$1" pid="$2"
+    sleep "$limit" </dev/null >/dev/null 2>&1
+    kill -0 "$pid" 2>/dev/null || return 0
+    echo "== the tests are still running after ${limit} s: every thread's stack, then stop" >&2
+    for bundle in $(pgrep -f 'OnlineStorePackageTests.xctest' || true); do
+        if command -v gdb >/dev/null; then
+            gdb -p "$bundle" -batch -ex 'thread apply all bt' 2>/dev/null | grep -E '^(Thread|#)' >&2 || true
+        fi
+        kill -9 "$bundle" 2>/dev/null || true
+    done
+    kill "$pid" 2>/dev/null || true
+}
+
 echo "== tests"
-swift test --skip-build
+swift test --skip-build &
+tests_pid=$!
+watch_tests "${TEST_LIMIT_SECONDS:-1500}" "$tests_pid" &
+watchdog_pid=$!
+tests_status=0
+wait "$tests_pid" || tests_status=$?
+pkill -P "$watchdog_pid" 2>/dev/null || true
+kill "$watchdog_pid" 2>/dev/null || true
+wait "$watchdog_pid" 2>/dev/null || true
+if [ "$tests_status" -ne 0 ]; then
+    echo "== tests failed (status $tests_status)" >&2
+    exit "$tests_status"
+fi
 
 echo "== fuzz (20 s a target; make fuzz runs 10 minutes)"
 scripts/fuzz.sh 20

@@ -86,10 +86,12 @@ import FoundationNetworking
             }
         }
 
-        func kill9() {
+        /// Kills the server with SIGKILL and waits (up to 30 s, never forever: see ``ShortProgram``)
+        /// until Foundation has seen it end.
+        func kill9() async throws {
             if let victim = swap(nil), victim.isRunning {
                 Foundation.kill(victim.processIdentifier, SIGKILL)
-                victim.waitUntilExit()
+                _ = try await CommandLineTests.waitForExit(victim)
             }
         }
 
@@ -171,7 +173,7 @@ import FoundationNetworking
             while !done.isSet {
                 try await Task.sleep(for: .milliseconds(Int.random(in: 300...1_200, using: &generator)))
                 if done.isSet { break }
-                server.kill9()
+                try await server.kill9()
                 tally.kill()
                 try await server.start()
                 tally.start()

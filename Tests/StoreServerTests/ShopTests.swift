@@ -78,72 +78,73 @@ import Testing
         try await Self.withServer { base in
             let session = "shop-\(UUID().uuidString.prefix(8))"
             let cache = FileManager.default.temporaryDirectory.appendingPathComponent("shop-cache-\(session)")
-            defer {
-                _ = try? Self.tmux(["kill-session", "-t", session])
-                try? FileManager.default.removeItem(at: cache)
+            defer { try? FileManager.default.removeItem(at: cache) }
+            do {
+                try await Self.drive(session: session, cache: cache, base: base)
+            } catch {
+                _ = try? await Self.tmux(["kill-session", "-t", session])
+                throw error
             }
-            try Self.tmux([
-                "new-session", "-d", "-s", session, "-x", "110", "-y", "32",
-                "env TERM=screen XDG_CACHE_HOME=\(cache.path) \(CLI.storeBinary.path) shop --server \(base)",
-            ])
-            try await Self.waitFor("Running cap", in: session)
-            // The cap is the second product: down once, then + adds it.
-            try Self.keys(session, "Down")
-            try Self.keys(session, "+")
-            try await Self.waitFor("basket: 1", in: session)
-            try Self.keys(session, "b")
-            try await Self.waitFor("Total", in: session)
-            let basket = try Self.capture(session)
-            #expect(basket.contains("Running cap") && basket.contains("€21.90"))
-            #expect(basket.contains("c checkout"), "the footer names the keys that work now")
-            try Self.keys(session, "c")
-            try await Self.waitFor("Pay €", in: session)
-            try Self.keys(session, "y")
-            try await Self.waitFor("Paid — order ord_", in: session)
-            let receipt = try Self.capture(session)
-            #expect(receipt.contains("Total charged"))
-            // A narrower terminal is drawn again at its size.
-            try Self.tmux(["resize-window", "-t", session, "-x", "72", "-y", "24"])
-            try Self.keys(session, "Escape")
-            try await Self.waitFor("Products", in: session)
-            let narrow = try Self.capture(session)
-            #expect(narrow.split(separator: "\n").allSatisfy { $0.count <= 72 })
-            try Self.keys(session, "2")
-            try await Self.waitFor("ord_", in: session)
-            try Self.keys(session, "q")
+            _ = try? await Self.tmux(["kill-session", "-t", session])
         }
+    }
+
+    /// Starts `store shop` in a new tmux session and walks through a purchase.
+    static func drive(session: String, cache: URL, base: String) async throws {
+        try await Self.tmux([
+            "new-session", "-d", "-s", session, "-x", "110", "-y", "32",
+            "env TERM=screen XDG_CACHE_HOME=\(cache.path) \(CLI.storeBinary.path) shop --server \(base)",
+        ])
+        try await Self.waitFor("Running cap", in: session)
+        // The cap is the second product: down once, then + adds it.
+        try await Self.keys(session, "Down")
+        try await Self.keys(session, "+")
+        try await Self.waitFor("basket: 1", in: session)
+        try await Self.keys(session, "b")
+        try await Self.waitFor("Total", in: session)
+        let basket = try await Self.capture(session)
+        #expect(basket.contains("Running cap") && basket.contains("€21.90"))
+        #expect(basket.contains("c checkout"), "the footer names the keys that work now")
+        try await Self.keys(session, "c")
+        try await Self.waitFor("Pay €", in: session)
+        try await Self.keys(session, "y")
+        try await Self.waitFor("Paid — order ord_", in: session)
+        let receipt = try await Self.capture(session)
+        #expect(receipt.contains("Total charged"))
+        // A narrower terminal is drawn again at its size.
+        try await Self.tmux(["resize-window", "-t", session, "-x", "72", "-y", "24"])
+        try await Self.keys(session, "Escape")
+        try await Self.waitFor("Products", in: session)
+        let narrow = try await Self.capture(session)
+        #expect(narrow.split(separator: "\n").allSatisfy { $0.count <= 72 })
+        try await Self.keys(session, "2")
+        try await Self.waitFor("ord_", in: session)
+        try await Self.keys(session, "q")
     }
 
     // MARK: tmux
 
     @discardableResult
-    static func tmux(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = Pipe()
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+    static func tmux(_ arguments: [String]) async throws -> String {
+        let (status, output) = try await ShortProgram.run("/usr/bin/tmux", arguments)
+        guard status == 0 else { throw TestError("tmux \(arguments.first ?? "") ended with status \(status)") }
+        return output
     }
 
-    static func keys(_ session: String, _ key: String) throws {
-        try tmux(["send-keys", "-t", session, key])
+    static func keys(_ session: String, _ key: String) async throws {
+        try await tmux(["send-keys", "-t", session, key])
     }
 
-    static func capture(_ session: String) throws -> String {
-        try tmux(["capture-pane", "-p", "-t", session])
+    static func capture(_ session: String) async throws -> String {
+        try await tmux(["capture-pane", "-p", "-t", session])
     }
 
     /// Waits (up to 20 s) until the screen shows `text`.
     static func waitFor(_ text: String, in session: String) async throws {
         for _ in 0..<200 {
-            if try capture(session).contains(text) { return }
+            if try await capture(session).contains(text) { return }
             try await Task.sleep(for: .milliseconds(100))
         }
-        throw TestError("the screen never showed \(text):\n\(try capture(session))")
+        throw TestError("the screen never showed \(text):\n\(try await capture(session))")
     }
 }
