@@ -9,6 +9,12 @@
 # code are merged into Fuzz/NAME/corpus afterwards, so short runs leave the work tree alone.
 #
 # A crash, a leak or a failed invariant stops the run with the reproducer in .build/fuzz/NAME/.
+#
+# A target is Fuzz/NAME/main.swift (it defines LLVMFuzzerTestOneInput) plus, optionally:
+#   Fuzz/NAME/modules   the store's modules it imports, in dependency order (default: CheckoutKit);
+#                       each is built once per run, instrumented, with -enable-testing
+#   Fuzz/NAME/sources   single source files compiled into the target itself
+#   Fuzz/NAME/dict      a libFuzzer dictionary: tokens worth trying (JSON keys, escapes)
 set -euo pipefail
 # A failed invariant is reported by libFuzzer with its reproducer; the Swift runtime's own crash
 # backtracer would only hold the process up.
@@ -19,20 +25,54 @@ seconds="${1:-600}"
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-    mapfile -t targets < <(find Fuzz -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | sort)
+    mapfile -t targets < <(find Fuzz -mindepth 1 -maxdepth 1 -type d ! -name Support -printf '%f\n' | sort)
 fi
-mapfile -t checkout_kit < <(find Sources/CheckoutKit -name '*.swift' | sort)
+modules_dir=".build/fuzz/modules"
+rm -rf "$modules_dir"
+mkdir -p "$modules_dir"
+
+# Builds Sources/MODULE as an instrumented static library, once per run.
+build_module() {
+    local module="$1"
+    [ -f "$modules_dir/lib$module.a" ] && return 0
+    echo "== module $module"
+    local files
+    mapfile -t files < <(find "Sources/$module" -name '*.swift' | sort)
+    swiftc -sanitize=fuzzer,address -parse-as-library -O -enable-testing -package-name onlinestore \
+        -module-name "$module" \
+        -I "$modules_dir" -I Sources/CMicroHTTPD \
+        -emit-module -emit-module-path "$modules_dir/$module.swiftmodule" \
+        -emit-library -static -o "$modules_dir/lib$module.a" "${files[@]}" 2>&1 | grep -v "Cannot export local symbol" || true
+    [ -f "$modules_dir/lib$module.a" ] || { echo "fuzz: module $module did not build" >&2; exit 1; }
+}
 
 for name in "${targets[@]}"; do
     out=".build/fuzz/$name"
     mkdir -p "$out/corpus" "Fuzz/$name/corpus"
+    modules=(CheckoutKit)
+    [ -f "Fuzz/$name/modules" ] && read -r -a modules < "Fuzz/$name/modules"
+    sources=()
+    [ -f "Fuzz/$name/sources" ] && mapfile -t sources < "Fuzz/$name/sources"
+    links=()
+    for module in "${modules[@]}"; do
+        build_module "$module"
+        # A static library comes before the ones it uses.
+        links=("-l$module" "${links[@]}")
+        [ "$module" = HTTPServer ] && links+=(-lmicrohttpd)
+    done
     echo "== $name: building"
-    swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name "Fuzz$name" \
-        "${checkout_kit[@]}" "Fuzz/$name/main.swift" -o "$out/fuzz" 2>&1 | grep -v "Cannot export local symbol" || true
+    rm -f "$out/fuzz"
+    swiftc -sanitize=fuzzer,address -parse-as-library -O -package-name onlinestore -module-name "Fuzz$name" \
+        -I "$modules_dir" -I Sources/CMicroHTTPD -L "$modules_dir" \
+        Fuzz/Support/*.swift "${sources[@]}" "Fuzz/$name/main.swift" "${links[@]}" -o "$out/fuzz" 2>&1 | grep -v "Cannot export local symbol" || true
+    [ -x "$out/fuzz" ] || { echo "fuzz: $name did not build" >&2; exit 1; }
+    options=()
+    [ -f "Fuzz/$name/dict" ] && options+=("-dict=Fuzz/$name/dict")
     echo "== $name: $seconds s"
-    "$out/fuzz" -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$out/" \
+    "$out/fuzz" -max_total_time="$seconds" -print_final_stats=1 -artifact_prefix="$out/" "${options[@]}" \
         "$out/corpus" "Fuzz/$name/corpus" 2>&1 | grep -E "^(Done|stat::number_of_executed_units|==|SUMMARY|.*ERROR)" || true
-    if compgen -G "$out/crash-*" >/dev/null || compgen -G "$out/leak-*" >/dev/null; then
+    if compgen -G "$out/crash-*" >/dev/null || compgen -G "$out/leak-*" >/dev/null \
+        || compgen -G "$out/oom-*" >/dev/null || compgen -G "$out/timeout-*" >/dev/null; then
         echo "fuzz: $name found a failure; reproducers in $out" >&2
         exit 1
     fi

@@ -1,5 +1,6 @@
 // libFuzzer target: text → Money → text → Money is stable, and a parsed amount has exactly its
-// currency's minor digits. Built by scripts/fuzz.sh with CheckoutKit's sources.
+// currency's minor digits.
+import CheckoutKit
 import Foundation
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -9,9 +10,9 @@ public func fuzzMoneyText(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         guard let money = try? Money(amount: text, currency: currency) else { continue }
         let written = money.amountText
         let fraction = written.split(separator: ".", omittingEmptySubsequences: false).dropFirst().first ?? ""
-        precondition(fraction.count == currency.minorUnitDigits, "\(written) has the wrong digits for \(currency)")
+        check(fraction.count == currency.minorUnitDigits, "\(written) has the wrong digits for \(currency)")
         let again = try? Money(amount: written, currency: currency)
-        precondition(again == money, "\(text) → \(written) does not read back")
+        check(again == money, "\(text) → \(written) does not read back")
     }
     return 0
 }

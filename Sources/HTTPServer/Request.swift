@@ -112,43 +112,44 @@ public struct Request: Sendable {
         Request.parseQuery(Substring(String(decoding: body, as: UTF8.self)))
     }
 
+    // Queries, forms and cookies are split on their ASCII delimiters byte by byte: compared as
+    // Characters, a delimiter followed by a combining mark (`&\u{301}`) would not be one.
+
     private static func parseQuery(_ query: Substring) -> [QueryItem] {
-        query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
-            if let equals = pair.firstIndex(of: "=") {
+        query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true).map { pair in
+            if let equals = pair.firstIndex(of: UInt8(ascii: "=")) {
                 return QueryItem(
-                    name: Encoding.percentDecoded(pair[..<equals], plusAsSpace: true),
-                    value: Encoding.percentDecoded(pair[pair.index(after: equals)...], plusAsSpace: true))
+                    name: Encoding.percentDecoded(Substring(pair[..<equals]), plusAsSpace: true),
+                    value: Encoding.percentDecoded(Substring(pair[pair.index(after: equals)...]), plusAsSpace: true))
             }
-            return QueryItem(name: Encoding.percentDecoded(pair, plusAsSpace: true), value: "")
+            return QueryItem(name: Encoding.percentDecoded(Substring(pair), plusAsSpace: true), value: "")
         }
     }
 
     /// Calls `body` with each cookie's name and decoded value until it returns `false`.
     private func forEachCookie(_ body: (String, String) -> Bool) {
         for header in headers.values(for: "Cookie") {
-            for pair in header.split(separator: ";") {
-                guard let equals = pair.firstIndex(of: "=") else { continue }
-                let name = pair[..<equals].trimmingSpaces()
-                var value = pair[pair.index(after: equals)...].trimmingSpaces()
-                if value.count >= 2, value.first == "\"", value.last == "\"" {
+            for pair in header.utf8.split(separator: UInt8(ascii: ";")) {
+                guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { continue }
+                let name = Self.trimmingSpaces(pair[..<equals])
+                var value = Self.trimmingSpaces(pair[pair.index(after: equals)...])
+                if value.count >= 2, value.first == UInt8(ascii: "\""), value.last == UInt8(ascii: "\"") {
                     value = value.dropFirst().dropLast()
                 }
                 guard !name.isEmpty else { continue }
-                if !body(Encoding.percentDecoded(name), Encoding.percentDecoded(value)) {
+                if !body(Encoding.percentDecoded(Substring(name)), Encoding.percentDecoded(Substring(value))) {
                     return
                 }
             }
         }
     }
-}
 
-extension Substring {
-    fileprivate func trimmingSpaces() -> Substring {
-        var result = self
-        while let first = result.first, first == " " || first == "\t" {
+    private static func trimmingSpaces(_ bytes: Substring.UTF8View) -> Substring.UTF8View {
+        var result = bytes
+        while let first = result.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
             result = result.dropFirst()
         }
-        while let last = result.last, last == " " || last == "\t" {
+        while let last = result.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") {
             result = result.dropLast()
         }
         return result

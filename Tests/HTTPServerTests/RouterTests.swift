@@ -265,6 +265,21 @@ private struct Tagging: Middleware {
         #expect(request.cookie("missing") == nil)
     }
 
+    /// Found by Fuzz/FormsAndCookies: a delimiter followed by a combining mark was read as one
+    /// Character with the mark, so `&`, `=` and `;` stopped separating.
+    @Test func delimitersFollowedByACombiningMarkStillSeparate() {
+        let form = Request(method: .post, target: "/", body: Array("a=1&\u{301}b=2&~=\u{6E8}pp".utf8))
+        #expect(
+            form.formItems == [
+                QueryItem(name: "a", value: "1"), QueryItem(name: "\u{301}b", value: "2"),
+                QueryItem(name: "~", value: "\u{6E8}pp"),
+            ])
+        let query = Request(method: .get, target: "/s?q=\u{301}x&\u{301}y")
+        #expect(query.queryItems == [QueryItem(name: "q", value: "\u{301}x"), QueryItem(name: "\u{301}y", value: "")])
+        let cookies = Request(method: .get, target: "/", headers: ["Cookie": "sid=\u{301}a;\u{301}n=2; q=\"\u{301}\""])
+        #expect(cookies.cookies == ["sid": "\u{301}a", "\u{301}n": "2", "q": "\u{301}"])
+    }
+
     @Test func cookieHeaderValue() {
         #expect(
             Cookie(name: "sid", value: "abc", maxAge: 3600).headerValue

@@ -107,6 +107,14 @@ import Testing
         #expect(
             try DatabaseURL("postgres://store:s3cret@db:5432/store").redacted == "postgres://store:***@db:5432/store")
         #expect(try DatabaseURL("postgres://store@db/store").redacted == "postgres://store@db/store")
+        // libpq also takes a password as a query parameter.
+        #expect(
+            try DatabaseURL("postgres://store@db/store?sslmode=disable&password=s3cret").redacted
+                == "postgres://store@db/store?sslmode=disable&password=***")
+        // Found by Fuzz/DatabaseURLs: a combining mark after `:` or `@` hid the delimiter from a
+        // Character search, and the password was printed.
+        #expect(try DatabaseURL("postgres://u:\u{301}s3cret@db/x").redacted == "postgres://u:***@db/x")
+        #expect(try DatabaseURL("postgres://u:s3cret@\u{301}db/x").redacted == "postgres://u:***@\u{301}db/x")
     }
 }
 
