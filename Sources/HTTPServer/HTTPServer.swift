@@ -106,7 +106,7 @@ public final class HTTPServer: Sendable {
             pthread_sigmask(SIG_BLOCK, &blocked, &previous)
             // poll(), not epoll: with epoll, MHD_quiesce_daemon() races the network threads to take
             // the listening socket out of their epoll sets, and the loser aborts the process
-            // ("Failed to remove listen FD from epoll set", libmicrohttpd 0.9.75; seen in 2 of 16
+            // ("Failed to remove listen FD from epoll set", libmicrohttpd 0.9.75; seen in 1 of 16
             // test runs). poll() has no such set, no descriptor limit, and serves as fast here.
             let flags =
                 MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_POLL.rawValue | MHD_USE_ERROR_LOG.rawValue
