@@ -30,7 +30,9 @@ struct RunningStore: Sendable {
         do {
             let server = try await StoreServer(
                 database: database,
-                options: StoreServer.Options(provider: provider, host: options.host, port: options.port))
+                options: StoreServer.Options(
+                    provider: provider, host: options.host, port: options.port,
+                    connectionsPerAddress: options.connectionsPerAddress))
             try await server.start()
             let host = options.host.contains(":") ? "[\(options.host)]" : options.host
             return RunningStore(

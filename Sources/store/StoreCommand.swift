@@ -18,6 +18,8 @@ enum StoreCommand: Equatable {
         var host = "127.0.0.1"
         var port = 8080
         var database: String
+        /// Open connections allowed from one client address (behind a proxy, every client has its address).
+        var connectionsPerAddress = 128
     }
 
     /// A command line that could not be understood, with the reason.
@@ -54,6 +56,12 @@ enum StoreCommand: Equatable {
                     }
                     options.port = port
                 case "--database": options.database = try value(for: option)
+                case "--connections-per-address":
+                    let text = try value(for: option)
+                    guard let limit = Int(text), (1...100_000).contains(limit) else {
+                        throw UsageError(message: "--connections-per-address must be a number from 1 to 100000")
+                    }
+                    options.connectionsPerAddress = limit
                 default: throw UsageError(message: "unknown option \(option) for serve")
                 }
             }
@@ -92,7 +100,7 @@ enum StoreCommand: Equatable {
         store — the OnlineStore server and its terminal storefront
 
         USAGE
-          store serve [--host HOST] [--port PORT] [--database URL]
+          store serve [--host HOST] [--port PORT] [--database URL] [--connections-per-address N]
           store migrate [--database URL]
           store shop [--server URL] [--plain]
           store help [COMMAND]
@@ -114,6 +122,9 @@ enum StoreCommand: Equatable {
         OPTIONS
           --host HOST       Address to listen on (default 127.0.0.1).
           --port PORT       Port to listen on (default 8080; 0 picks a free port).
+          --connections-per-address N
+                            (serve) Open connections allowed from one client address (default 128;
+                            raise it behind a reverse proxy, where every client has the proxy's address).
           --server URL      (shop) The store to shop at.
           --plain           (shop) One command per line on standard input, one answer on standard output.
           --database URL    sqlite:PATH (default sqlite:.store/store.sqlite; the directory is created)

@@ -103,6 +103,7 @@ import FoundationNetworking
         let text = running.stdout.text
         for word in [
             "store serve", "--host", "--port", "--database", "sqlite:", "postgres://", "STORE_DATABASE_URL", "migrate",
+            "--connections-per-address",
         ] {
             #expect(text.contains(word), "help mentions \(word)")
         }
@@ -111,6 +112,7 @@ import FoundationNetworking
     @Test func badArgumentsAreAUsageError() async throws {
         for arguments in [
             ["serve", "--port", "eighty"], ["serve", "--bogus"], ["fly"], ["serve", "--database", "mysql://x"],
+            ["serve", "--connections-per-address", "0"],
         ] {
             let running = try Self.launch(arguments)
             #expect(try await Self.waitForExit(running) == 64, "\(arguments)")
