@@ -2,7 +2,7 @@
 SWIFT ?= swift
 LINT_PATHS := Sources Tests benchmarks Fuzz Package.swift
 
-.PHONY: run test bench chaos fuzz deps lint build format clean
+.PHONY: run test bench chaos fuzz soak sanitize deps lint build format clean
 
 deps:
 	@scripts/install-deps.sh
@@ -45,3 +45,12 @@ clean:
 # make test runs each for 20 s.
 fuzz: deps
 	FUZZ_KEEP=1 scripts/fuzz.sh 600
+
+# 10 minutes of mixed load at 256 connections, then the same with half the connections dropped
+# mid-request; RSS, descriptors, threads and p99 over time (docs/RELIABILITY.md, docs/soak.png).
+soak:
+	@scripts/soak.sh
+
+# The whole suite under ThreadSanitizer; the HTTP and store end-to-end suites under AddressSanitizer.
+sanitize:
+	@scripts/sanitize.sh
