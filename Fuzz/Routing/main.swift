@@ -3,8 +3,9 @@
 // finds: split the still-encoded path on `/`, drop empty segments, percent-decode each one; among the
 // patterns of as many segments whose literals equal them, prefer a literal over a parameter from
 // the left; then the method (HEAD may use GET), else 405, and 404 when no pattern fits.
-@testable import HTTPServer
 import StoreAPI
+
+@testable import HTTPServer
 
 let patterns: [(method: HTTPMethod, pattern: String)] = {
     var all = (Endpoints.all + FakeStoreEndpoints.all).map { (HTTPMethod(rawValue: $0.method), $0.pattern) }
