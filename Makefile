@@ -36,7 +36,7 @@ bench:
 # at random moments and restarted (make test runs a short version). Figures go to docs/RELIABILITY.md.
 chaos: deps
 	$(SWIFT) build --build-tests
-	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=8 STORE_CHAOS_CHECKOUTS=2000 STORE_CHAOS_SHOPPERS=100 $(SWIFT) test --skip-build --filter ChaosTests
+	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=4 STORE_CHAOS_CHECKOUTS=2000 STORE_CHAOS_SHOPPERS=100 $(SWIFT) test --skip-build --filter ChaosTests
 
 clean:
 	rm -rf .build

@@ -65,7 +65,7 @@ public final class HTTPServer: Sendable {
     deinit {
         if case .running(let daemon) = state.withLock({ $0 }) {
             core.abandonParked()
-            HTTPServer.stop(daemon)
+            HTTPServer.stop(daemon, listeningSocketIsOurs: false)
         }
     }
 
@@ -183,7 +183,8 @@ public final class HTTPServer: Sendable {
         guard let daemon else { return }
 
         core.beginDraining()
-        if MHD_quiesce_daemon(daemon.pointer) >= 0 {
+        let quiesced = MHD_quiesce_daemon(daemon.pointer) >= 0
+        if quiesced {
             // libmicrohttpd no longer accepts on the socket, which must stay open until the daemon
             // stops; shutting it down makes the kernel refuse new connections meanwhile.
             Listener.refuseConnections(on: daemon.listenSocket)
@@ -191,15 +192,22 @@ public final class HTTPServer: Sendable {
         await core.waitUntilIdle(before: .now + core.configuration.shutdownGracePeriod)
         core.abandonParked()
         await core.waitUntilIdle(before: .now + .seconds(1))
-        HTTPServer.stop(daemon)
+        HTTPServer.stop(daemon, listeningSocketIsOurs: quiesced)
         state.withLock { $0 = .stopped }
     }
 
     /// Stops the daemon: every suspended connection must have been resumed before.
-    private static func stop(_ daemon: Daemon) {
+    ///
+    /// `MHD_quiesce_daemon` hands the listening socket back to the caller, who must close it;
+    /// without it, `MHD_stop_daemon` closes the socket itself. Closing it a second time could close
+    /// a descriptor another thread has just been given — another server's connection, which
+    /// libmicrohttpd then fails to close and aborts ("Close socket failed").
+    private static func stop(_ daemon: Daemon, listeningSocketIsOurs: Bool) {
         daemon.watcher.cancel()
         MHD_stop_daemon(daemon.pointer)
-        close(daemon.listenSocket)
+        if listeningSocketIsOurs {
+            close(daemon.listenSocket)
+        }
         daemon.context.release()
     }
 }

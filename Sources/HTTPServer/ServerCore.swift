@@ -376,10 +376,14 @@ final class ServerCore: Sendable {
 
         if let declared = request.headers["Content-Length"].flatMap({ Int($0) }) {
             if declared > configuration.maxBodyBytes {
-                // Answering before the body is read: libmicrohttpd discards the rest of the upload
-                // and closes the connection after the response.
                 state.tooLarge = true
-                return send(HTTPError.payloadTooLarge, to: connection, for: state)
+                // Up to a few limits' worth, the body is read and dropped and the 413 follows it:
+                // closing on a client still sending makes its kernel reset the connection, which can
+                // lose the answer before the client reads it. A larger body is answered at once and
+                // the connection closed after the response.
+                if declared > drainLimit {
+                    return send(HTTPError.payloadTooLarge, to: connection, for: state)
+                }
             }
             // Reserve for small bodies only: a client may declare a length it never sends.
             state.request.body.reserveCapacity(min(max(0, declared), 64 << 10))
@@ -387,12 +391,18 @@ final class ServerCore: Sendable {
         return .YES
     }
 
+    /// How much of a body over the limit is read and dropped before the 413 (4 limits' worth).
+    private var drainLimit: Int {
+        configuration.maxBodyBytes > Int.max / 4 ? Int.max : configuration.maxBodyBytes * 4
+    }
+
     private func receive(_ data: UnsafePointer<CChar>?, count: Int, into state: RequestState) -> MHD_Result {
         if state.tooLarge {
-            // A chunked body that crossed the limit: the response can only be queued once the
-            // upload is over, so the rest is read and dropped, up to one more limit's worth.
+            // A body over the limit (declared, or chunked and crossing it): the rest is read and
+            // dropped, and the 413 queued once the upload is over; past `drainLimit`, the
+            // connection is closed.
             state.discardedBytes += count
-            return state.discardedBytes > configuration.maxBodyBytes ? .NO : .YES
+            return state.discardedBytes > drainLimit ? .NO : .YES
         }
         guard let data, state.request.body.count + count <= configuration.maxBodyBytes else {
             state.tooLarge = true
