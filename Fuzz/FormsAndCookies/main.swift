@@ -48,7 +48,9 @@ enum Reference {
             let equals = piece.firstIndex(of: UInt8(ascii: "="))
             let name = equals.map { piece[..<$0] } ?? piece[...]
             let value = equals.map { piece[($0 + 1)...] } ?? []
-            return QueryItem(name: decode(name, plusAsSpace: true), value: decode(value, plusAsSpace: true))
+            return QueryItem(
+                name: referencePercentDecoded(name, plusAsSpace: true),
+                value: referencePercentDecoded(value, plusAsSpace: true))
         }
     }
 
@@ -65,9 +67,9 @@ enum Reference {
                 value = value.dropFirst().dropLast()
             }
             guard !name.isEmpty else { continue }
-            let decodedName = decode(name, plusAsSpace: false)
+            let decodedName = referencePercentDecoded(name, plusAsSpace: false)
             if result[decodedName] == nil {
-                result[decodedName] = decode(value, plusAsSpace: false)
+                result[decodedName] = referencePercentDecoded(value, plusAsSpace: false)
             }
         }
         return result
@@ -78,32 +80,5 @@ enum Reference {
         while let first = result.first, first == 0x20 || first == 0x09 { result = result.dropFirst() }
         while let last = result.last, last == 0x20 || last == 0x09 { result = result.dropLast() }
         return result
-    }
-
-    static func decode(_ bytes: ArraySlice<UInt8>, plusAsSpace: Bool) -> String {
-        let bytes = Array(bytes)
-        var output: [UInt8] = []
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
-                let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2])
-            {
-                output.append(high * 16 + low)
-                index += 3
-            } else {
-                output.append(plusAsSpace && bytes[index] == UInt8(ascii: "+") ? 0x20 : bytes[index])
-                index += 1
-            }
-        }
-        return String(decoding: output, as: UTF8.self)
-    }
-
-    static func hex(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 0x30...0x39: byte - 0x30
-        case 0x41...0x46: byte - 0x41 + 10
-        case 0x61...0x66: byte - 0x61 + 10
-        default: nil
-        }
     }
 }

@@ -65,7 +65,7 @@ enum Reference {
     }
 
     static func match(_ method: HTTPMethod, _ path: [UInt8]) -> Answer {
-        let segments = path.split(separator: UInt8(ascii: "/")).map { decode(Array($0)) }
+        let segments = path.split(separator: UInt8(ascii: "/")).map { referencePercentDecoded($0, plusAsSpace: false) }
         // The shapes (literal or parameter per segment) that fit, best first.
         var fitting: [(shape: [String?], pattern: String, method: HTTPMethod, values: [String])] = []
         for (routeMethod, pattern) in patterns {
@@ -104,31 +104,5 @@ enum Reference {
         var allowed = Set(candidates.map(\.method))
         if allowed.contains(.get) { allowed.insert(.head) }
         return .methodNotAllowed(allowed)
-    }
-
-    static func decode(_ bytes: [UInt8]) -> String {
-        var output: [UInt8] = []
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "%"), index + 2 < bytes.count,
-                let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2])
-            {
-                output.append(high * 16 + low)
-                index += 3
-            } else {
-                output.append(bytes[index])
-                index += 1
-            }
-        }
-        return String(decoding: output, as: UTF8.self)
-    }
-
-    static func hex(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 0x30...0x39: byte - 0x30
-        case 0x41...0x46: byte - 0x41 + 10
-        case 0x61...0x66: byte - 0x61 + 10
-        default: nil
-        }
     }
 }
