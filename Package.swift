@@ -107,7 +107,7 @@ let package = Package(
             name: "ConcurrencyTests", dependencies: ["Concurrency", "StoreTestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "StoreSQLTests", dependencies: ["StoreSQL"], swiftSettings: strictSwift),
         .testTarget(
-            name: "SQLiteDriverTests", dependencies: ["SQLiteDriver", "StoreSQL", "StoreTestSupport"],
+            name: "SQLiteDriverTests", dependencies: ["SQLiteDriver", "StoreSQL", "StoreTestSupport", "Concurrency"],
             swiftSettings: strictSwift),
         .testTarget(
             name: "PostgresDriverTests", dependencies: ["PostgresDriver", "StoreSQL"], swiftSettings: strictSwift),

@@ -6,7 +6,8 @@
 # one-minute rounds so p99 can be followed minute by minute. Prints the figures and draws
 # docs/soak.png (RSS and p99 over time).
 #
-#   SOAK_SECONDS (600), SOAK_CONNECTIONS (256), SOAK_CHECKOUTS_PER_ROUND (20000)
+#   SOAK_SECONDS (600), SOAK_CONNECTIONS (256), SOAK_CHECKOUTS_PER_ROUND (20000),
+#   SOAK_CASES ("steady dropping"), SOAK_OUT (docs/soak), SOAK_PLOT (docs/soak.png)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,17 +38,22 @@ free_port() {
     python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-# One sample a second: seconds since start, RSS (KiB), open descriptors, threads.
+# One sample a second: seconds since start, RSS (KiB) with its anonymous (heap) and file-backed
+# (mapped files such as SQLite's -shm index) parts, open descriptors, threads, and the size of the
+# database's write-ahead log (KiB).
 sample() {
-    local pid="$1" out="$2" start
+    local pid="$1" out="$2" wal="$3" start
     start="$(date +%s)"
-    echo "second,rss_kib,fds,threads" >"$out"
+    echo "second,rss_kib,fds,threads,rss_anon_kib,rss_file_kib,wal_kib" >"$out"
     while kill -0 "$pid" 2>/dev/null; do
-        local rss threads_now fds
-        rss="$(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status" 2>/dev/null || echo 0)"
-        threads_now="$(awk '/^Threads/ { print $2 }' "/proc/$pid/status" 2>/dev/null || echo 0)"
+        local status fds wal_kib
+        status="$(awk '/^(VmRSS|Threads|RssAnon|RssFile):/ { v[$1] = $2 }
+            END { print v["VmRSS:"] + 0, v["Threads:"] + 0, v["RssAnon:"] + 0, v["RssFile:"] + 0 }' \
+            "/proc/$pid/status" 2>/dev/null || echo "0 0 0 0")"
         fds="$(ls "/proc/$pid/fd" 2>/dev/null | wc -l)"
-        echo "$(( $(date +%s) - start )),$rss,$fds,$threads_now" >>"$out"
+        wal_kib="$(( $(stat -c %s "$wal" 2>/dev/null || echo 0) / 1024 ))"
+        read -r rss threads_now anon file <<<"$status"
+        echo "$(( $(date +%s) - start )),$rss,$fds,$threads_now,$anon,$file,$wal_kib" >>"$out"
         sleep 1
     done
 }
@@ -68,7 +74,7 @@ run_case() {
         grep -q "listening on" "$work/stdout-$name" 2>/dev/null && break
         sleep 0.1
     done
-    sample "$server_pid" "$work/samples-$name.csv" &
+    sample "$server_pid" "$work/samples-$name.csv" "$work/$name.sqlite-wal" &
     sampler_pid=$!
     local wrk_connections="$connections" dropper_pid=""
     if [ "$drop" = 1 ]; then
@@ -99,10 +105,16 @@ run_case() {
     sampler_pid=""
     sleep 1
     echo "  server answers by status:"; sed 's/^/    /' "$work/statuses-$name"
-    cp "$work/samples-$name.csv" "$work/rounds-$name.csv" docs/soak/ 2>/dev/null || true
+    cp "$work/samples-$name.csv" "$work/rounds-$name.csv" "$out/" 2>/dev/null || true
 }
 
-mkdir -p docs/soak
-run_case steady 0
-run_case dropping 1
-python3 benchmarks/soak_plot.py docs/soak docs/soak.png
+out="${SOAK_OUT:-docs/soak}"
+mkdir -p "$out"
+for case in ${SOAK_CASES:-steady dropping}; do
+    case "$case" in
+        steady) run_case steady 0 ;;
+        dropping) run_case dropping 1 ;;
+        *) echo "unknown soak case: $case" >&2; exit 2 ;;
+    esac
+done
+python3 benchmarks/soak_plot.py "$out" "${SOAK_PLOT:-docs/soak.png}"

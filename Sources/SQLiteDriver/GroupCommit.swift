@@ -26,6 +26,12 @@ public struct SQLiteWriteStatistics: Sendable, Hashable {
     public var largestCommittedBatch = 0
     /// Write jobs waiting for the writer when the statistics were taken.
     public var queuedJobs = 0
+    /// Times the writer started the write-ahead log over (see
+    /// ``SQLiteDatabase/Configuration/logRestartFrames``).
+    public var logRestarts = 0
+    /// Times the writer gave up starting the log over because a reader held an old snapshot for
+    /// the whole wait.
+    public var logRestartsGivenUp = 0
 
     /// All counters at zero.
     public init() {}
@@ -36,16 +42,31 @@ public struct SQLiteWriteStatistics: Sendable, Hashable {
 /// The writer thread's resource: confined to that thread, like the connection it drives. The pool's
 /// jobs ``stage(_:)`` the writes the thread took at once; ``commitStaged()`` then runs them as one batch.
 struct GroupCommitter {
+    /// When the writer starts the write-ahead log over.
+    struct LogRestart {
+        /// The log's length, in frames, past which it is started over.
+        let frames: Int
+        /// How long the writer waits for readers each time.
+        let wait: Duration
+    }
+
     let connection: SQLiteConnection
     /// How many times a transient failure (busy) is tried before giving up.
     let attemptLimit: Int
+    let logRestart: LogRestart?
     let statistics: Locked<SQLiteWriteStatistics>
     /// The writes taken since the last batch ran.
     private var staged: [WriteJob] = []
+    /// No restart of the log is tried before this, after one that waited in vain for a reader.
+    private var nextLogRestart = ContinuousClock.now
 
-    init(connection: SQLiteConnection, attemptLimit: Int, statistics: Locked<SQLiteWriteStatistics>) {
+    init(
+        connection: SQLiteConnection, attemptLimit: Int, logRestart: LogRestart?,
+        statistics: Locked<SQLiteWriteStatistics>
+    ) {
         self.connection = connection
         self.attemptLimit = attemptLimit
+        self.logRestart = logRestart
         self.statistics = statistics
     }
 
@@ -60,6 +81,23 @@ struct GroupCommitter {
         let jobs = staged
         staged.removeAll(keepingCapacity: true)
         run(jobs)
+        restartLogIfLong()
+    }
+
+    /// Starts the write-ahead log over once it is past the limit. Runs between batches, after every
+    /// caller has its answer, so only the writes queued meanwhile wait for it.
+    private mutating func restartLogIfLong() {
+        guard let logRestart, connection.logFrames >= logRestart.frames else { return }
+        let started = ContinuousClock.now
+        guard started >= nextLogRestart else { return }
+        if connection.restartLog(waitingAtMost: logRestart.wait) {
+            statistics.withLock { $0.logRestarts += 1 }
+        } else if ContinuousClock.now - started >= logRestart.wait {
+            // A reader held on the whole while: give it time before writes wait for it again. (A
+            // failure without waiting means the checkpointer was copying; the next batch tries again.)
+            nextLogRestart = ContinuousClock.now + .seconds(1)
+            statistics.withLock { $0.logRestartsGivenUp += 1 }
+        }
     }
 
     private var savepoint: String { SQLiteConnection.jobSavepointName }

@@ -1,6 +1,12 @@
 import CSQLite
 import StoreSQL
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// One open connection to an SQLite database file.
 ///
 /// The connection owns its `sqlite3*` handle and every statement prepared on it, and closes them when
@@ -57,6 +63,8 @@ public final class SQLiteConnection: SQLConnection {
     public let options: Options
 
     let handle: OpaquePointer
+    /// Where the WAL hook writes the log's length (see ``disableAutomaticCheckpoints()``).
+    private let logFrameCount: UnsafeMutablePointer<Int32>
     private var statements: StatementCache
     /// The driver's own statements (transaction control, pragmas), kept apart from callers' statements.
     private var controlStatements: [String: SQLiteStatement] = [:]
@@ -81,6 +89,8 @@ public final class SQLiteConnection: SQLConnection {
         }
         self.options = options
         self.handle = try Self.openHandle(path: path)
+        self.logFrameCount = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+        self.logFrameCount.initialize(to: 0)
         self.statements = StatementCache(capacity: options.statementCacheCapacity)
         // From here on deinit closes the handle if configuration throws.
         installAuthorizer()
@@ -92,7 +102,9 @@ public final class SQLiteConnection: SQLConnection {
         statements.removeAll()
         controlStatements.removeAll()
         sqlite3_set_authorizer(handle, nil, nil)
+        sqlite3_wal_hook(handle, nil, nil)
         sqlite3_close_v2(handle)
+        logFrameCount.deallocate()
     }
 
     // MARK: - SQLConnection
@@ -180,16 +192,63 @@ public final class SQLiteConnection: SQLConnection {
         try statement.run(database: handle)
     }
 
-    /// Turns off SQLite's automatic checkpoints on this connection: a checkpoint then never runs
-    /// inside one of its commits (see ``checkpoint()``).
+    /// Turns off SQLite's automatic checkpoints on this connection, so a checkpoint never runs inside
+    /// one of its commits (see ``checkpoint()``), and keeps the log's length after each of its
+    /// commits in ``logFrames`` instead.
     func disableAutomaticCheckpoints() {
-        sqlite3_wal_autocheckpoint(handle, 0)
+        // The WAL hook is what runs SQLite's automatic checkpoints; replacing it turns them off.
+        // SQLite calls it on this thread, inside the commit, once the write lock is released.
+        sqlite3_wal_hook(
+            handle,
+            { context, _, _, frames in
+                context?.assumingMemoryBound(to: Int32.self).pointee = frames
+                return SQLITE_OK
+            }, logFrameCount)
     }
+
+    /// The frames (pages) in the write-ahead log after this connection's last commit, including
+    /// frames already copied into the database file; 0 after ``restartLog(waitingAtMost:)`` until the
+    /// next commit. Kept only after ``disableAutomaticCheckpoints()``.
+    var logFrames: Int { Int(logFrameCount.pointee) }
 
     /// Copies what it can of the write-ahead log into the database file without waiting for, or
     /// blocking, readers and the writer (`SQLITE_CHECKPOINT_PASSIVE`).
     func checkpoint() {
         _ = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+    }
+
+    /// Copies the whole write-ahead log into the database file and has the next commit write the
+    /// log from its start (`SQLITE_CHECKPOINT_RESTART`). Returns whether it did.
+    ///
+    /// A passive checkpoint stops at the oldest snapshot a reader still holds, and SQLite starts the
+    /// log over only once all of it is copied and no reader uses it: readers that never pause keep
+    /// it growing. This waits, up to `wait`, for the write lock and for every reader to reach the
+    /// newest snapshot; readers that begin meanwhile read the database file and do not hold it up.
+    /// It fails at once, without waiting, while another connection is checkpointing.
+    func restartLog(waitingAtMost wait: Duration) -> Bool {
+        // SQLite's own busy timeout sleeps 1, 2, 5, 10, 15… ms between tries, far longer than a
+        // reader needs to move on, and writes wait the whole while: this one looks every 100 µs.
+        let deadline = UnsafeMutablePointer<ContinuousClock.Instant>.allocate(capacity: 1)
+        deadline.initialize(to: .now + wait)
+        sqlite3_busy_handler(
+            handle,
+            { context, _ in
+                guard let deadline = context?.assumingMemoryBound(to: ContinuousClock.Instant.self).pointee,
+                    ContinuousClock.now < deadline
+                else { return 0 }
+                usleep(100)
+                return 1
+            }, deadline)
+        defer {
+            sqlite3_busy_timeout(handle, options.busyTimeout.clampedMilliseconds)
+            deadline.deinitialize(count: 1)
+            deadline.deallocate()
+        }
+        guard sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_RESTART, nil, nil) == SQLITE_OK else {
+            return false
+        }
+        logFrameCount.pointee = 0
+        return true
     }
 
     /// Rolls back the open transaction, if any; used to restore a clean state after a failure.

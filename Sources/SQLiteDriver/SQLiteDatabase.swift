@@ -59,15 +59,31 @@ public final class SQLiteDatabase: SQLDatabase {
         /// `nil` leaves it to SQLite, which then checkpoints inside a commit now and then (that
         /// commit, and every write batched behind it, waits for the copy and its `fsync`).
         public var checkpointInterval: Duration?
+        /// With a ``checkpointInterval``: once a commit leaves this many frames (pages) in the
+        /// write-ahead log, the writer starts the log over (see ``logRestartWait``); `nil` never does.
+        ///
+        /// Checkpoints that wait for nobody copy the log only up to the oldest snapshot a reader
+        /// holds, and SQLite starts the log over only when all of it is copied and no reader uses it.
+        /// Under steady reads and writes that never happens: the log, and the index SQLite maps
+        /// into memory beside it, grow without end.
+        public var logRestartFrames: Int?
+        /// How long the writer waits for readers to reach the newest snapshot when it starts the log
+        /// over; writes wait meanwhile. After a wait that runs out, it tries again a second later.
+        public var logRestartWait: Duration
 
         /// A configuration; the defaults suit the store: 4 readers, `synchronous=FULL`, a 5 s busy
-        /// timeout, batches of up to 128 writes, 3 attempts on busy, 64 cached statements.
+        /// timeout, batches of up to 128 writes, 3 attempts on busy, 64 cached statements, a
+        /// checkpoint every 250 ms, and the log started over past 4,096 frames (16 MiB with 4 KiB
+        /// pages), waiting at most 100 ms for readers.
         public init(
             readerCount: Int = 4, synchronous: SQLiteSynchronousMode = .full, busyTimeout: Duration = .seconds(5),
             maxBatchSize: Int = 128, transientAttemptLimit: Int = 3, statementCacheCapacity: Int = 64,
-            checkpointInterval: Duration? = .milliseconds(250)
+            checkpointInterval: Duration? = .milliseconds(250), logRestartFrames: Int? = 4_096,
+            logRestartWait: Duration = .milliseconds(100)
         ) {
             self.checkpointInterval = checkpointInterval
+            self.logRestartFrames = logRestartFrames
+            self.logRestartWait = logRestartWait
             self.readerCount = readerCount
             self.synchronous = synchronous
             self.busyTimeout = busyTimeout
@@ -269,11 +285,12 @@ private struct Plan: Sendable {
     init(path: String, configuration: SQLiteDatabase.Configuration) throws(DatabaseError) {
         guard configuration.readerCount >= 1, configuration.maxBatchSize >= 1,
             configuration.transientAttemptLimit >= 1, configuration.statementCacheCapacity >= 0,
-            configuration.busyTimeout >= .zero
+            configuration.busyTimeout >= .zero, (configuration.logRestartFrames ?? 1) >= 1,
+            configuration.logRestartWait >= .zero
         else {
             throw .driverMisuse(
-                "invalid configuration: readerCount, maxBatchSize and transientAttemptLimit must be at least 1, "
-                    + "statementCacheCapacity and busyTimeout not negative")
+                "invalid configuration: readerCount, maxBatchSize, transientAttemptLimit and logRestartFrames "
+                    + "must be at least 1, statementCacheCapacity, busyTimeout and logRestartWait not negative")
         }
         self.path = path
         self.configuration = configuration
@@ -288,9 +305,16 @@ private struct Plan: Sendable {
     /// The writer's connection, wrapped in what runs its batches. Called on the writer thread.
     func makeWriter(_: Int) throws(DatabaseError) -> GroupCommitter {
         let connection = try SQLiteConnection(path: path, options: writerOptions)
-        if checkpointsApart { connection.disableAutomaticCheckpoints() }
+        var logRestart: GroupCommitter.LogRestart?
+        if checkpointsApart {
+            connection.disableAutomaticCheckpoints()
+            logRestart = configuration.logRestartFrames.map {
+                GroupCommitter.LogRestart(frames: $0, wait: configuration.logRestartWait)
+            }
+        }
         return GroupCommitter(
-            connection: connection, attemptLimit: configuration.transientAttemptLimit, statistics: statistics)
+            connection: connection, attemptLimit: configuration.transientAttemptLimit, logRestart: logRestart,
+            statistics: statistics)
     }
 
     /// The checkpointer's connection. Called on its thread.

@@ -1,3 +1,4 @@
+import Concurrency
 import Foundation
 import SQLiteDriver
 import StoreSQL
@@ -63,6 +64,105 @@ extension SQLiteDriverTests {
                 try await createItems(database)
                 _ = try await database.write { try $0.execute("INSERT INTO items (name) VALUES ('one')") }
                 #expect(try await itemNames(database) == ["one"])
+            }
+        }
+
+        @Test func theLogStartsOverWhileReadersNeverStop() async throws {
+            // Readers that never pause always hold some older snapshot, so passive checkpoints never
+            // copy the whole log and SQLite never starts it over: it would grow without end. Past the
+            // limit the writer waits a moment for the readers and restarts it.
+            let limit = 64
+            let configuration = SQLiteDatabase.Configuration(
+                synchronous: .normal, checkpointInterval: .milliseconds(5), logRestartFrames: limit,
+                logRestartWait: .seconds(2))
+            try await withDatabase(configuration) { database, path in
+                try await createItems(database)
+                let writing = Locked(true)
+                let readers = (0..<4).map { _ in
+                    Task {
+                        var reads = 0
+                        while writing.withLock({ $0 }) {
+                            _ = try await database.read { connection in
+                                try connection.query("SELECT id, name FROM items ORDER BY id DESC LIMIT 20")
+                            }
+                            reads += 1
+                        }
+                        return reads
+                    }
+                }
+                var largestLog = 0
+                for write in 0..<400 {
+                    _ = try await database.write { connection in
+                        for row in 0..<20 {
+                            try connection.execute(
+                                "INSERT INTO items (name) VALUES (\(String(repeating: "x", count: 300) + "\(write)-\(row)"))"
+                            )
+                        }
+                    }
+                    let log = writeAheadLogBytes(path)
+                    largestLog = max(largestLog, log)
+                }
+                writing.withLock { $0 = false }
+                var reads = 0
+                for reader in readers { reads += try await reader.value }
+                #expect(reads > 400, "the readers kept reading while the writes ran")
+                #expect(database.statistics().logRestarts > 0)
+                // A write adds about 10 frames of 4 KiB; a log restarted near the limit stays well
+                // under four times it.
+                #expect(largestLog < 4 * limit * 4_096, "the log grew to \(largestLog) bytes")
+                #expect(try await itemNames(database).count == 8_000)
+            }
+        }
+
+        @Test func aReaderHoldingAnOldSnapshotDelaysTheRestartButNoWrite() async throws {
+            let configuration = SQLiteDatabase.Configuration(
+                synchronous: .normal, checkpointInterval: .milliseconds(5), logRestartFrames: 16,
+                logRestartWait: .milliseconds(20))
+            try await withDatabase(configuration) { database, path in
+                try await createItems(database)
+                let entered = DispatchSemaphore(value: 0)
+                let released = DispatchSemaphore(value: 0)
+                let reader = Task {
+                    try await database.read { connection in
+                        try connection.executeScript("BEGIN; SELECT count(*) FROM items;")
+                        entered.signal()
+                        released.wait()
+                    }
+                }
+                #expect(try await eventually { entered.wait(timeout: .now()) == .success })
+                for write in 0..<50 {
+                    _ = try await database.write { connection in
+                        for row in 0..<20 {
+                            try connection.execute(
+                                "INSERT INTO items (name) VALUES (\(String(repeating: "y", count: 300) + "\(write)-\(row)"))"
+                            )
+                        }
+                    }
+                }
+                let held = database.statistics()
+                #expect(held.failedJobs == 0)
+                #expect(held.logRestarts == 0, "the log was restarted under a reader's snapshot")
+                // It waited for the reader, then let the writes go on without waiting for it again at
+                // every batch (it tries again a second later).
+                #expect(held.logRestartsGivenUp >= 1)
+                #expect(held.logRestartsGivenUp < 10)
+
+                let log = writeAheadLogBytes(path)
+                #expect(log > 16 * 4_096, "the log grew past the limit while the reader held on")
+
+                // Once the reader is gone, the log starts over (the writer or SQLite restarts it), so
+                // more writes reuse the file instead of growing it.
+                released.signal()
+                try await reader.value
+                try await Task.sleep(for: .milliseconds(1_100))
+                for write in 0..<50 {
+                    _ = try await database.write {
+                        try $0.execute("INSERT INTO items (name) VALUES (\("after \(write)"))")
+                    }
+                }
+                let logAfter = writeAheadLogBytes(path)
+                #expect(logAfter == log, "the log went on growing after the reader left")
+                #expect(database.statistics().logRestartsGivenUp == held.logRestartsGivenUp)
             }
         }
 
@@ -361,4 +461,10 @@ extension SQLiteDriverTests {
             }
         }
     }
+}
+
+/// The size of the database's write-ahead log file (SQLite reuses it from the start after a restart, so
+/// this is the longest the log has been), 0 when there is none.
+private func writeAheadLogBytes(_ databasePath: String) -> Int {
+    (try? FileManager.default.attributesOfItem(atPath: databasePath + "-wal")[.size] as? Int) ?? 0
 }
