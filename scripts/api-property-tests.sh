@@ -88,21 +88,10 @@ else
 fi
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/store-api-tests.XXXXXX")"
-SERVER_PID=""
+source scripts/lib/store-server.sh
 cleanup() {
     local status=$?
-    if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
-        kill -TERM "$SERVER_PID" 2>/dev/null || true
-        for _ in $(seq 1 100); do
-            kill -0 "$SERVER_PID" 2>/dev/null || break
-            sleep 0.1
-        done
-        if kill -0 "$SERVER_PID" 2>/dev/null; then
-            echo "warning: the server did not stop within 10 s of SIGTERM; killing it" >&2
-            kill -KILL "$SERVER_PID" 2>/dev/null || true
-        fi
-        wait "$SERVER_PID" 2>/dev/null || true
-    fi
+    stop_store
     rm -rf "$WORK"
     exit "$status"
 }
@@ -111,30 +100,9 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 log "starting $STORE serve --host 127.0.0.1 --port 0 --database sqlite:<temp>/store.sqlite"
-"$STORE" serve --host 127.0.0.1 --port 0 --database "sqlite:$WORK/store.sqlite" \
-    >"$WORK/server.out" 2>"$WORK/server.log" &
-SERVER_PID=$!
-
-BASE_URL=""
-for _ in $(seq 1 600); do
-    line="$(head -n 1 "$WORK/server.out" 2>/dev/null || true)"
-    if [[ "$line" == "listening on http://"* ]]; then
-        BASE_URL="${line#listening on }"
-        break
-    fi
-    if ! kill -0 "$SERVER_PID" 2>/dev/null; then
-        echo "error: the server exited before listening" >&2
-        cat "$WORK/server.out" "$WORK/server.log" >&2 || true
-        exit 1
-    fi
-    sleep 0.1
-done
-if [ -z "$BASE_URL" ]; then
-    echo "error: no 'listening on' line from the server within 60 s" >&2
-    tail -n 20 "$WORK/server.log" >&2 || true
-    exit 1
-fi
-log "server $SERVER_PID listening on $BASE_URL"
+start_store "$STORE" "$WORK" --database "sqlite:$WORK/store.sqlite"
+BASE_URL="$STORE_URL"
+log "server $STORE_PID listening on $BASE_URL"
 
 # --- a session -----------------------------------------------------------------------------------
 # An anonymous session from POST /api/sessions, signed in as the free demo customer through

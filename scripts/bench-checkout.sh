@@ -21,11 +21,11 @@ if [ -z "$bin" ]; then
     bin="$(swift build -c release --show-bin-path)"
 fi
 
+source scripts/lib/store-server.sh
 work="$(mktemp -d /tmp/store-bench-checkout.XXXXXX)"
-server_pid=""
 pg_dir=""
 cleanup() {
-    if [ -n "$server_pid" ]; then kill -TERM "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+    stop_store
     if [ -n "$pg_dir" ]; then scripts/postgres-cluster.sh stop "$pg_dir"; fi
     rm -rf "$work"
 }
@@ -42,25 +42,17 @@ free_port() {
 
 run_case() {
     local name="$1" url="$2"
-    local tokens="$work/tokens-$name" port
+    local tokens="$work/tokens-$name"
     echo "== checkout: $name"
     "$bin/CheckoutBenchmark" "$url" "$shoppers" "$tokens"
-    port="$(free_port)"
-    "$bin/store" serve --port "$port" --database "$url" >"$work/stdout-$name" 2>/dev/null &
-    server_pid=$!
-    for _ in $(seq 1 200); do
-        grep -q "listening on" "$work/stdout-$name" 2>/dev/null && break
-        sleep 0.1
-    done
+    start_store "$bin/store" "$work" --database "$url"
     local ticks_before ticks_after
-    ticks_before="$(cpu_ticks "$server_pid")"
+    ticks_before="$(cpu_ticks "$STORE_PID")"
     CHECKOUT_TOKENS="$tokens" CHECKOUT_THREADS="$threads" \
         wrk -t"$threads" -c"$connections" -d"$duration" --latency -s benchmarks/checkout.lua \
-        "http://127.0.0.1:$port/" >"$work/wrk-$name"
-    ticks_after="$(cpu_ticks "$server_pid")"
-    kill -TERM "$server_pid"
-    wait "$server_pid" || true
-    server_pid=""
+        "$STORE_URL/" >"$work/wrk-$name"
+    ticks_after="$(cpu_ticks "$STORE_PID")"
+    stop_store
     local paid p50 p99 seconds
     paid="$(sed -n 's/^checkouts: \([0-9]*\) paid.*/\1/p' "$work/wrk-$name")"
     p50="$(awk '$1 == "50%" { print $2 }' "$work/wrk-$name")"

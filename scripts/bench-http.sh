@@ -45,8 +45,8 @@ cpu_ticks() {
     echo "$total"
 }
 
+source scripts/lib/store-server.sh
 tmp="$(mktemp -d /tmp/store-bench-http.XXXXXX)"
-store_pid=""
 nginx_pid=""
 wrk_pid=""
 cleanup() {
@@ -54,10 +54,7 @@ cleanup() {
         kill -TERM "$wrk_pid"
         wait "$wrk_pid" 2>/dev/null || true
     fi
-    if [[ -n "$store_pid" ]] && kill -0 "$store_pid" 2>/dev/null; then
-        kill -TERM "$store_pid"
-        wait "$store_pid" 2>/dev/null || true
-    fi
+    stop_store
     if [[ -n "$nginx_pid" ]] && kill -0 "$nginx_pid" 2>/dev/null; then
         nginx -p "$tmp/nginx/" -c "$tmp/nginx/nginx.conf" -e "$tmp/nginx/error.log" -s quit 2>/dev/null \
             || kill -TERM "$nginx_pid"
@@ -83,22 +80,11 @@ if [[ -z "$bin" ]]; then
     bin="$(swift build -c release --show-bin-path)"
 fi
 
-# The store. Its access log (one JSON line per request on standard error) goes to a file that is
-# emptied before each run; it is opened for appending so that emptying it works.
-"$bin/store" serve --host 127.0.0.1 --port 0 --database "sqlite:$tmp/store.sqlite" \
-    >"$tmp/store.out" 2>>"$tmp/store.log" &
-store_pid=$!
-store_url=""
-for _ in $(seq 600); do
-    store_url="$(sed -n '1s/^listening on //p' "$tmp/store.out")"
-    if [[ -n "$store_url" ]] || ! kill -0 "$store_pid" 2>/dev/null; then break; fi
-    sleep 0.1
-done
-if [[ -z "$store_url" ]]; then
-    echo "bench-http: the store did not start" >&2
-    tail -n 20 "$tmp/store.log" >&2
-    exit 1
-fi
+# The store. Its access log (one JSON line per request on standard error, in server.log) is emptied
+# before each run.
+start_store "$bin/store" "$tmp" --database "sqlite:$tmp/store.sqlite"
+store_pid="$STORE_PID"
+store_url="$STORE_URL"
 
 # The documents, exactly as the store sends them (the Fake-Store one holds absolute image URLs for
 # the Host header it was asked with; curl and wrk both send 127.0.0.1:PORT).
@@ -168,7 +154,7 @@ for round in $(seq "$rounds"); do
         label="${target%%|*}"
         url="${target#*|}"
         if [[ "$label" == store* ]]; then pids=("$store_pid"); else pids=("${nginx_pids[@]}"); fi
-        : >"$tmp/store.log"
+        : >"$tmp/server.log"
         before="$(cpu_ticks "${pids[@]}")"
         run_wrk "${wrk_args[@]}" "$url" >"$tmp/wrk.out"
         after="$(cpu_ticks "${pids[@]}")"
