@@ -1,3 +1,5 @@
+import Foundation
+import StoreViews
 import Testing
 
 /// The rules every page keeps (docs/BEHAVIOUR.md §9 and the storefront's CSP), checked on every page in every
@@ -116,6 +118,22 @@ import Testing
         let login = try PageGallery.pages(for: .anonymous).first { $0.name == "login" }?.document.renderString() ?? ""
         #expect(login.texts(of: "label") == ["Email", "Password"])
         #expect(login.texts(of: "button") == ["Log in"])
+    }
+
+    @Test("order times name their time zone")
+    func orderTimesNameTheirZone() throws {
+        let receipt = try Fixtures.receipt()
+        // ICU puts a narrow no-break space (U+202F) before AM and PM.
+        let zones: [(TimeZone?, String)] = [
+            (TimeZone(secondsFromGMT: 0), "March 12, 2025 at 2:05\u{202F}PM GMT"),
+            (TimeZone(identifier: "America/New_York"), "March 12, 2025 at 10:05\u{202F}AM EDT"),
+        ]
+        for (zone, shown) in zones {
+            let context = PageContext(csrfToken: "csrf", timeZone: try #require(zone))
+            let html = StorePages.receipt(receipt, context: context).renderString()
+            #expect(html.contains(">\(shown)</time>"), "\(shown)")
+            #expect(html.contains("datetime=\"2025-03-12T14:05:00Z\""))
+        }
     }
 
     @Test("the checkout offers every sandbox card by token and never asks for a card number")

@@ -13,9 +13,12 @@ extension PageContext {
         amount.isZero ? money(amount) : "−" + money(amount)
     }
 
-    /// `March 12, 2025 at 2:05 PM` in `en_US`, in the context's time zone.
+    /// `March 12, 2025 at 2:05 PM GMT` in `en_US`, in the context's time zone, which it names: the
+    /// server does not know the shopper's, so a bare time would be read as local and be wrong.
     func dateTime(_ date: Date) -> String {
-        date.formatted(Date.FormatStyle(date: .long, time: .shortened, locale: locale, timeZone: timeZone))
+        date.formatted(
+            Date.FormatStyle(date: .long, time: .shortened, locale: locale, timeZone: timeZone)
+                .timeZone(.specificName(.short)))
     }
 
     /// `March 12, 2025`.
