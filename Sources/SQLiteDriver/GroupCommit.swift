@@ -48,6 +48,8 @@ struct GroupCommitter {
         let frames: Int
         /// How long the writer waits for readers each time.
         let wait: Duration
+        /// Shared with the checkpointer, so the two never checkpoint at once.
+        let checkpointing: Locked<Void>
     }
 
     let connection: SQLiteConnection
@@ -87,14 +89,20 @@ struct GroupCommitter {
     /// Starts the write-ahead log over once it is past the limit. Runs between batches, after every
     /// caller has its answer, so only the writes queued meanwhile wait for it.
     private mutating func restartLogIfLong() {
-        guard let logRestart, connection.logFrames >= logRestart.frames else { return }
-        let started = ContinuousClock.now
-        guard started >= nextLogRestart else { return }
-        if connection.restartLog(waitingAtMost: logRestart.wait) {
+        guard let logRestart, connection.logFrames >= logRestart.frames, ContinuousClock.now >= nextLogRestart
+        else { return }
+        let connection = connection
+        let (restarted, waited) = logRestart.checkpointing.withLock { _ in
+            let start = ContinuousClock.now
+            let restarted = connection.restartLog(waitingAtMost: logRestart.wait)
+            return (restarted, ContinuousClock.now - start)
+        }
+        if restarted {
             statistics.withLock { $0.logRestarts += 1 }
-        } else if ContinuousClock.now - started >= logRestart.wait {
+        } else if waited >= logRestart.wait {
             // A reader held on the whole while: give it time before writes wait for it again. (A
-            // failure without waiting means the checkpointer was copying; the next batch tries again.)
+            // failure without waiting means another process was checkpointing; the next batch tries
+            // again.)
             nextLogRestart = ContinuousClock.now + .seconds(1)
             statistics.withLock { $0.logRestartsGivenUp += 1 }
         }

@@ -224,7 +224,8 @@ public final class SQLiteConnection: SQLConnection {
     /// log over only once all of it is copied and no reader uses it: readers that never pause keep
     /// it growing. This waits, up to `wait`, for the write lock and for every reader to reach the
     /// newest snapshot; readers that begin meanwhile read the database file and do not hold it up.
-    /// It fails at once, without waiting, while another connection is checkpointing.
+    /// It fails at once, without waiting, while another connection is checkpointing (the database
+    /// keeps its own checkpointer and writer from meeting so).
     func restartLog(waitingAtMost wait: Duration) -> Bool {
         // SQLite's own busy timeout sleeps 1, 2, 5, 10, 15… ms between tries, far longer than a
         // reader needs to move on, and writes wait the whole while: this one looks every 100 µs.

@@ -178,11 +178,12 @@ public final class SQLiteDatabase: SQLDatabase {
             // checkpoint (the writer's automatic ones are off), a connection of its own copies the
             // write-ahead log into the database file every `interval`, and once more at the end.
             let stopped = stopped
+            let checkpointing = plan.checkpointing
             checkpointer.submit { connection in
                 while stopped.wait(until: { $0 ? () : nil }, timeout: interval) == nil {
-                    connection.checkpoint()
+                    checkpointing.withLock { _ in connection.checkpoint() }
                 }
-                connection.checkpoint()
+                checkpointing.withLock { _ in connection.checkpoint() }
             }
         }
     }
@@ -279,6 +280,10 @@ private struct Plan: Sendable {
     let configuration: SQLiteDatabase.Configuration
     let statistics = Locked(SQLiteWriteStatistics())
     let stopped = Locked(false)
+    /// Held by whichever of the checkpointer and the writer is checkpointing: SQLite lets one
+    /// checkpoint run at a time and fails another at once, so the writer's restart of the log waits
+    /// for a passive checkpoint under way instead of failing.
+    let checkpointing = Locked(())
     private let writerOptions: SQLiteConnection.Options
 
     /// Checks the configuration.
@@ -309,7 +314,8 @@ private struct Plan: Sendable {
         if checkpointsApart {
             connection.disableAutomaticCheckpoints()
             logRestart = configuration.logRestartFrames.map {
-                GroupCommitter.LogRestart(frames: $0, wait: configuration.logRestartWait)
+                GroupCommitter.LogRestart(
+                    frames: $0, wait: configuration.logRestartWait, checkpointing: checkpointing)
             }
         }
         return GroupCommitter(
