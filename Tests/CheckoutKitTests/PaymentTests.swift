@@ -228,4 +228,27 @@ import Testing
         #expect(key.rawValue.allSatisfy { $0.isHexDigit })
         #expect(IdempotencyKey.random() != key)
     }
+
+    @Test func aRandomKeyNeverLooksLikeACardNumber() {
+        // The first draw is a key the store would refuse: 400904433402517 is a Visa-shaped number
+        // that passes the Luhn check. It is drawn again.
+        #expect(CardNumberDetector.containsCardNumber("d400904433402517f5f5aa552ed48b53"))
+        var generator = ReplayedNumbers([0xd400_9044_3340_2517, 0xf5f5_aa55_2ed4_8b53, 0xabc, 0xdef])
+        let key = IdempotencyKey.random(using: &generator)
+        #expect(key.rawValue == "0000000000000abc0000000000000def")
+        #expect(generator.remaining == 0)
+    }
+}
+
+/// Hands out the given numbers in order, for a draw whose outcome the test chooses.
+private struct ReplayedNumbers: RandomNumberGenerator {
+    private var numbers: [UInt64]
+
+    init(_ numbers: [UInt64]) { self.numbers = numbers }
+
+    var remaining: Int { numbers.count }
+
+    mutating func next() -> UInt64 {
+        numbers.isEmpty ? 0 : numbers.removeFirst()
+    }
 }

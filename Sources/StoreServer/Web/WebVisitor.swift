@@ -29,10 +29,14 @@ enum WebSessions {
     /// The status of the last action, shown once by the page the action redirects to.
     static let statusCookie = "store_status"
 
-    /// `hex(SHA-256("csrf" ‖ 0 ‖ token))`, its first 32 digits.
+    /// The first 16 bytes of `SHA-256("csrf" ‖ 0 ‖ token)`, four bits to a letter from `a` to `p`.
+    ///
+    /// Letters, not hex: every form carries this token, and about 1 in 1,300 hex tokens holds
+    /// digits that pass for a card number (`d400904433402517f5…`), which the store refuses unseen —
+    /// every form of that session would have failed.
     static func csrfToken(for token: SecretToken) -> String {
         let digest = SHA256.digest(Array("csrf".utf8) + [0] + Array(token.text.utf8))
-        let hex = Array("0123456789abcdef".utf8)
+        let hex = Array("abcdefghijklmnop".utf8)
         var text: [UInt8] = []
         for byte in digest.prefix(16) {
             text.append(hex[Int(byte >> 4)])
