@@ -115,6 +115,11 @@ let package = Package(
         .target(
             name: "StoreTestSupport", dependencies: ["StoreDatabase"], path: "Tests/StoreTestSupport",
             swiftSettings: strictSwift),
+        // A real store on a loopback port, for the server's and the client's end-to-end suites.
+        .target(
+            name: "StoreServerTestSupport",
+            dependencies: ["StoreServer", "StoreDatabase", "PaymentProvider", "StoreTestSupport"],
+            path: "Tests/StoreServerTestSupport", swiftSettings: strictSwift),
         .testTarget(
             name: "StoreDatabaseTests",
             dependencies: ["StoreDatabase", "CheckoutKit", "StoreSQL", "StoreCrypto", "StoreTestSupport"],
@@ -124,7 +129,7 @@ let package = Package(
             name: "StoreServerTests",
             dependencies: [
                 "StoreServer", "StoreDatabase", "StoreAPI", "CheckoutKit", "StoreCrypto", "PaymentProvider",
-                "StoreTestSupport",
+                "StoreTestSupport", "StoreServerTestSupport",
             ],
             swiftSettings: strictSwift),
         .testTarget(name: "StoreCryptoTests", dependencies: ["StoreCrypto"], swiftSettings: strictSwift),
@@ -133,6 +138,7 @@ let package = Package(
             dependencies: [
                 "StoreClient", "StoreClientInProcess", "StoreFeatures", "StoreAPI", "CheckoutKit", "StoreServer",
                 "StoreDatabase", "PaymentProvider", "HTTPServer", "Concurrency", "StoreTestSupport",
+                "StoreServerTestSupport",
             ],
             swiftSettings: strictSwift),
 

@@ -5,6 +5,7 @@ import StoreAPI
 import StoreCrypto
 import StoreDatabase
 import StoreServer
+import StoreServerTestSupport
 import StoreTestSupport
 import Testing
 
@@ -28,15 +29,22 @@ final class LogLines: @unchecked Sendable {
         defer { lock.unlock() }
         return lines
     }
+
+    /// A server log that writes here.
+    var serverLog: ServerLog {
+        ServerLog { self.append(String(decoding: $0, as: UTF8.self)) }
+    }
 }
 
-/// A running store on a loopback port over a fresh database, and a client for it.
+/// A running store on a loopback port over a fresh database, its access log, and a client for it.
 struct TestStore: Sendable {
-    let server: StoreServer
-    let database: StoreDatabase
-    let provider: SandboxProvider
-    let base: URL
+    let running: RunningStore
     let log: LogLines
+
+    var server: StoreServer { running.server }
+    var database: StoreDatabase { running.database }
+    var provider: SandboxProvider { running.provider }
+    var base: URL { running.base }
 
     /// Runs `body` against a fresh store on `backend`, then stops it and removes its data.
     /// On PostgreSQL without a server: a failure in CI, a visible skip elsewhere.
@@ -45,24 +53,12 @@ struct TestStore: Sendable {
         provider: @Sendable (SandboxProvider) -> any PaymentProvider = { $0 },
         _ body: (TestStore) async throws -> Void
     ) async throws {
-        func run(_ url: String) async throws {
-            let store = try await start(url: url, clock: clock, configuration: configuration, provider: provider)
-            do {
-                try await body(store)
-            } catch {
-                await store.stop()
-                throw error
-            }
-            await store.stop()
-        }
-        switch backend {
-        case .sqlite:
-            try await withTemporaryDirectory("store-e2e") { directory in
-                try await run("sqlite:\(directory.appendingPathComponent("store.sqlite").path)")
-            }
-        case .postgres:
-            guard let base = TestPostgres.required() else { return }
-            try await TestPostgres.withFreshSchema(base, prefix: "e2e") { url in try await run(url) }
+        let log = LogLines()
+        try await RunningStore.with(
+            backend, prefix: "e2e", clock: clock, configuration: configuration, provider: provider,
+            log: log.serverLog
+        ) { running in
+            try await body(TestStore(running: running, log: log))
         }
     }
 
@@ -74,28 +70,15 @@ struct TestStore: Sendable {
         url: String, clock: StoreClock = .system, configuration: StoreConfiguration = StoreConfiguration(),
         provider wrap: @Sendable (SandboxProvider) -> any PaymentProvider = { $0 }
     ) async throws -> TestStore {
-        let database = try await StoreDatabase.open(url: url, hasher: .minimal, poolSize: 4)
-        let ledger = try await StoreDatabase.openUnmigrated(
-            url: StoreDatabase.defaultLedgerURL(forStore: url), poolSize: 2)
-        let provider = try await SandboxProvider.open(ledger: ledger.sql)
         let log = LogLines()
-        let server = try await StoreServer(
-            database: database,
-            options: StoreServer.Options(
-                provider: wrap(provider), port: 0, configuration: configuration, clock: clock, hasher: .minimal,
-                log: ServerLog { log.append(String(decoding: $0, as: UTF8.self)) },
-                // Tests run reconciliation passes themselves, so none runs in the background.
-                reconciliationInterval: .seconds(3_600)))
-        try await server.start()
-        guard let base = URL(string: "http://127.0.0.1:\(server.port)") else { throw TestError("bad base URL") }
-        return TestStore(server: server, database: database, provider: provider, base: base, log: log)
+        let running = try await RunningStore.start(
+            url: url, clock: clock, configuration: configuration, provider: wrap, log: log.serverLog)
+        return TestStore(running: running, log: log)
     }
 
     /// Stops the server, then closes the ledger and the database.
     func stop() async {
-        await server.shutdown()
-        await provider.close()
-        await database.close()
+        await running.stop()
     }
 
     // MARK: Client

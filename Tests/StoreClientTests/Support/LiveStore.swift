@@ -6,16 +6,19 @@ import StoreAPI
 import StoreClient
 import StoreDatabase
 import StoreServer
+import StoreServerTestSupport
 import StoreTestSupport
 import Testing
 
 /// A real store on a loopback port over a fresh database (an SQLite file by default), as
 /// `store serve` runs it, for the client to talk to.
 struct LiveStore: Sendable {
-    let server: StoreServer
-    let database: StoreDatabase
-    let provider: SandboxProvider
-    let base: URL
+    let running: RunningStore
+
+    var server: StoreServer { running.server }
+    var database: StoreDatabase { running.database }
+    var provider: SandboxProvider { running.provider }
+    var base: URL { running.base }
 
     /// Runs `body` against a fresh store on `backend`, then stops it and removes its data.
     static func with(
@@ -23,48 +26,9 @@ struct LiveStore: Sendable {
         provider wrap: @escaping @Sendable (SandboxProvider) -> any PaymentProvider = { $0 },
         _ body: (LiveStore) async throws -> Void
     ) async throws {
-        func run(_ url: String) async throws {
-            let store = try await start(url: url, configuration: configuration, provider: wrap)
-            do {
-                try await body(store)
-            } catch {
-                await store.stop()
-                throw error
-            }
-            await store.stop()
+        try await RunningStore.with(backend, prefix: "client", configuration: configuration, provider: wrap) {
+            try await body(LiveStore(running: $0))
         }
-        switch backend {
-        case .sqlite:
-            try await withTemporaryDirectory("store-client") { directory in
-                try await run("sqlite:\(directory.appendingPathComponent("store.sqlite").path)")
-            }
-        case .postgres:
-            guard let base = TestPostgres.required() else { return }
-            try await TestPostgres.withFreshSchema(base, prefix: "client") { url in try await run(url) }
-        }
-    }
-
-    private static func start(
-        url: String, configuration: StoreConfiguration, provider wrap: (SandboxProvider) -> any PaymentProvider
-    ) async throws -> LiveStore {
-        let database = try await StoreDatabase.open(url: url, hasher: .minimal, poolSize: 4)
-        let ledger = try await StoreDatabase.openUnmigrated(
-            url: StoreDatabase.defaultLedgerURL(forStore: url), poolSize: 2)
-        let provider = try await SandboxProvider.open(ledger: ledger.sql)
-        let server = try await StoreServer(
-            database: database,
-            options: StoreServer.Options(
-                provider: wrap(provider), port: 0, configuration: configuration, hasher: .minimal,
-                log: ServerLog(sink: { _ in }), reconciliationInterval: .seconds(3_600)))
-        try await server.start()
-        let base = try #require(URL(string: "http://127.0.0.1:\(server.port)"))
-        return LiveStore(server: server, database: database, provider: provider, base: base)
-    }
-
-    private func stop() async {
-        await server.shutdown()
-        await provider.close()
-        await database.close()
     }
 
     /// A new live client of this store over URLSession, with no session yet.
