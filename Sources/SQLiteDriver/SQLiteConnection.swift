@@ -211,6 +211,17 @@ public final class SQLiteConnection: SQLConnection {
     /// next commit. Kept only after ``disableAutomaticCheckpoints()``.
     var logFrames: Int { Int(logFrameCount.pointee) }
 
+    /// Has SQLite cut the write-ahead log file back to `frames` frames' worth of bytes whenever the
+    /// log starts over (`PRAGMA journal_size_limit`), so a file one large transaction stretched does
+    /// not keep its size for good.
+    func limitLogFile(toFrames frames: Int) throws(DatabaseError) {
+        // A frame is a page and its 24-byte header; the file begins with a 32-byte header.
+        let bytes = Int64(frames) * (try pragmaInteger("page_size") + 24) + 32
+        try expect(
+            "journal_size_limit", reported: String(try pragmaInteger("journal_size_limit=\(bytes)")),
+            asked: String(bytes))
+    }
+
     /// Copies what it can of the write-ahead log into the database file without waiting for, or
     /// blocking, readers and the writer (`SQLITE_CHECKPOINT_PASSIVE`).
     func checkpoint() {

@@ -61,6 +61,8 @@ public final class SQLiteDatabase: SQLDatabase {
         public var checkpointInterval: Duration?
         /// With a ``checkpointInterval``: once a commit leaves this many frames (pages) in the
         /// write-ahead log, the writer starts the log over (see ``logRestartWait``); `nil` never does.
+        /// The log file is then cut back to this many frames, should a large transaction have
+        /// stretched it.
         ///
         /// Checkpoints that wait for nobody copy the log only up to the oldest snapshot a reader
         /// holds, and SQLite starts the log over only when all of it is copied and no reader uses it.
@@ -313,9 +315,10 @@ private struct Plan: Sendable {
         var logRestart: GroupCommitter.LogRestart?
         if checkpointsApart {
             connection.disableAutomaticCheckpoints()
-            logRestart = configuration.logRestartFrames.map {
-                GroupCommitter.LogRestart(
-                    frames: $0, wait: configuration.logRestartWait, checkpointing: checkpointing)
+            if let frames = configuration.logRestartFrames {
+                try connection.limitLogFile(toFrames: frames)
+                logRestart = GroupCommitter.LogRestart(
+                    frames: frames, wait: configuration.logRestartWait, checkpointing: checkpointing)
             }
         }
         return GroupCommitter(
