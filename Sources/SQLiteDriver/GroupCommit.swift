@@ -48,8 +48,8 @@ struct GroupCommitter {
         let frames: Int
         /// How long the writer waits for readers each time.
         let wait: Duration
-        /// Shared with the checkpointer, so the two never checkpoint at once.
-        let checkpointing: Locked<Void>
+        /// Shared with the checkpointer, so the two never checkpoint at once (it counts checkpoints).
+        let checkpointing: Locked<Int>
     }
 
     let connection: SQLiteConnection
@@ -92,9 +92,10 @@ struct GroupCommitter {
         guard let logRestart, connection.logFrames >= logRestart.frames, ContinuousClock.now >= nextLogRestart
         else { return }
         let connection = connection
-        let (restarted, waited) = logRestart.checkpointing.withLock { _ in
+        let (restarted, waited) = logRestart.checkpointing.withLock { count in
             let start = ContinuousClock.now
             let restarted = connection.restartLog(waitingAtMost: logRestart.wait)
+            count += 1
             return (restarted, ContinuousClock.now - start)
         }
         if restarted {

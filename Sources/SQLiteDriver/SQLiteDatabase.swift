@@ -183,9 +183,15 @@ public final class SQLiteDatabase: SQLDatabase {
             let checkpointing = plan.checkpointing
             checkpointer.submit { connection in
                 while stopped.wait(until: { $0 ? () : nil }, timeout: interval) == nil {
-                    checkpointing.withLock { _ in connection.checkpoint() }
+                    checkpointing.withLock { count in
+                        connection.checkpoint()
+                        count += 1
+                    }
                 }
-                checkpointing.withLock { _ in connection.checkpoint() }
+                checkpointing.withLock { count in
+                    connection.checkpoint()
+                    count += 1
+                }
             }
         }
     }
@@ -282,10 +288,10 @@ private struct Plan: Sendable {
     let configuration: SQLiteDatabase.Configuration
     let statistics = Locked(SQLiteWriteStatistics())
     let stopped = Locked(false)
-    /// Held by whichever of the checkpointer and the writer is checkpointing: SQLite lets one
-    /// checkpoint run at a time and fails another at once, so the writer's restart of the log waits
-    /// for a passive checkpoint under way instead of failing.
-    let checkpointing = Locked(())
+    /// The checkpoints run so far, held by whichever of the checkpointer and the writer is
+    /// checkpointing: SQLite lets one checkpoint run at a time and fails another at once, so the
+    /// writer's restart of the log waits for a passive checkpoint under way instead of failing.
+    let checkpointing = Locked(0)
     private let writerOptions: SQLiteConnection.Options
 
     /// Checks the configuration.
