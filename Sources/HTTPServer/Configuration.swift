@@ -28,6 +28,8 @@ extension HTTPServer {
         /// The most connections open at once from one client address (0: no limit of its own), so
         /// that one client cannot take every slot of ``connectionLimit``.
         public var connectionsPerAddress: Int
+        /// 128: plenty for one browser or app, a small part of the default ``connectionLimit``.
+        public static let defaultConnectionsPerAddress = 128
         /// How long a connection may take to send a request's header fields, counted from when it
         /// opened or its previous response was sent; then it is closed. Unlike
         /// ``connectionTimeout``, a client trickling a byte at a time does not reset it, and it also
@@ -57,7 +59,8 @@ extension HTTPServer {
             host: String = "127.0.0.1", port: Int = 0,
             threadPoolSize: Int = ProcessInfo.processInfo.activeProcessorCount,
             maxBodyBytes: Int = 1 << 20, connectionMemoryLimit: Int = 32 << 10, connectionTimeout: Int = 30,
-            connectionLimit: Int = 1024, connectionsPerAddress: Int = 128, headerDeadline: Duration = .seconds(15),
+            connectionLimit: Int = 1024, connectionsPerAddress: Int = Configuration.defaultConnectionsPerAddress,
+            headerDeadline: Duration = .seconds(15),
             listenBacklog: Int = 511, shutdownGracePeriod: Duration = .seconds(30),
             defaultHeaders: HTTPHeaders = [:], accessLog: (@Sendable (AccessLogEntry) -> Void)? = nil
         ) {

@@ -23,6 +23,8 @@ public final class StoreServer: Sendable {
         public var reconciliationInterval: Duration
         /// The most connections open at once from one client address.
         public var connectionsPerAddress: Int
+        /// What ``connectionsPerAddress`` is unless set: the HTTP server's default.
+        public static let defaultConnectionsPerAddress = HTTPServer.Configuration.defaultConnectionsPerAddress
         /// How long a client may take to send a request's header fields.
         public var headerDeadline: Duration
 
@@ -30,7 +32,8 @@ public final class StoreServer: Sendable {
             provider: any PaymentProvider, host: String = "127.0.0.1", port: Int = 8080,
             configuration: StoreConfiguration = StoreConfiguration(), clock: StoreClock = .system,
             hasher: PasswordHasher = .interactive, log: ServerLog = .standardError,
-            reconciliationInterval: Duration = .seconds(5), connectionsPerAddress: Int = 128,
+            reconciliationInterval: Duration = .seconds(5),
+            connectionsPerAddress: Int = Options.defaultConnectionsPerAddress,
             headerDeadline: Duration = .seconds(15)
         ) {
             self.connectionsPerAddress = connectionsPerAddress

@@ -1,5 +1,6 @@
 import Foundation
 import StoreDatabase
+import StoreServer
 
 /// What the command line asked for.
 enum StoreCommand: Equatable {
@@ -19,7 +20,7 @@ enum StoreCommand: Equatable {
         var port = 8080
         var database: String
         /// Open connections allowed from one client address (behind a proxy, every client has its address).
-        var connectionsPerAddress = 128
+        var connectionsPerAddress = StoreServer.Options.defaultConnectionsPerAddress
     }
 
     /// A command line that could not be understood, with the reason.
@@ -123,7 +124,7 @@ enum StoreCommand: Equatable {
           --host HOST       Address to listen on (default 127.0.0.1).
           --port PORT       Port to listen on (default 8080; 0 picks a free port).
           --connections-per-address N
-                            (serve) Open connections allowed from one client address (default 128;
+                            (serve) Open connections allowed from one client address (default \(StoreServer.Options.defaultConnectionsPerAddress);
                             raise it behind a reverse proxy, where every client has the proxy's address).
           --server URL      (shop) The store to shop at.
           --plain           (shop) One command per line on standard input, one answer on standard output.
