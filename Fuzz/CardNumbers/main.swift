@@ -17,16 +17,17 @@ public func fuzzCardNumbers(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 /// Card numbers by their definition, with no scanner state:
 /// - 13–19 digits with a card's leading digit that pass the Luhn check (`isCardNumber`);
 /// - written as one run of digits with no digit on either side (a number is judged whole), or
-/// - as two or more groups of digits, each pair separated by exactly one space or dash, in a
-///   printed layout (fours with a last group of 1–4, or 4-6-5, or 4-6-4), whose first and last
+/// - as two or more groups of digits, each pair separated by one to three characters that are
+///   neither ASCII letters nor digits (a character outside ASCII counts once, whatever its bytes),
+///   in a printed layout (fours with a last group of 1–4, or 4-6-5, or 4-6-4), whose first and last
 ///   groups are whole and not the end of a word: no letter or digit just before or just after.
 enum Reference {
     static func containsCardNumber(_ text: [UInt8]) -> Bool {
-        // Every stretch that starts a group; at most 19 digits and 18 separators long.
+        // Every stretch that starts a group; at most 19 digits and 18 separators of three
+        // characters of up to four bytes long.
         for start in text.indices where isDigit(text[start]) && (start == 0 || !isDigit(text[start - 1])) {
-            for end in (start + 1)...min(text.count, start + 37) {
-                let last = text[end - 1]
-                guard isDigit(last) || last == UInt8(ascii: " ") || last == UInt8(ascii: "-") else { break }
+            for end in (start + 1)...min(text.count, start + 19 + 18 * 12) {
+                guard !isLetter(text[end - 1]) else { break }
                 if isCard(text, start, end) { return true }
             }
         }
@@ -38,16 +39,21 @@ enum Reference {
         if start > 0 && isDigit(text[start - 1]) { return false }
         if end < text.count && isDigit(text[end]) { return false }
         var groups: [[UInt8]] = [[]]
+        var separatorCharacters = 0
         for index in start..<end {
             let byte = text[index]
             if isDigit(byte) {
+                if separatorCharacters > 0 {
+                    // Between two groups: one to three characters.
+                    guard separatorCharacters <= 3 else { return false }
+                    groups.append([])
+                    separatorCharacters = 0
+                }
                 groups[groups.count - 1].append(byte - UInt8(ascii: "0"))
-            } else if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "-") {
-                // A separator stands between two digits, never beside another separator.
-                guard isDigit(text[index - 1]), isDigit(text[index + 1]) else { return false }
-                groups.append([])
-            } else {
+            } else if isLetter(byte) {
                 return false
+            } else if byte & 0xC0 != 0x80 {
+                separatorCharacters += 1
             }
         }
         let digits = groups.flatMap { $0 }
@@ -83,8 +89,12 @@ enum Reference {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
 
-    private static func isWordByte(_ byte: UInt8) -> Bool {
-        isDigit(byte) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
             || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+    }
+
+    private static func isWordByte(_ byte: UInt8) -> Bool {
+        isDigit(byte) || isLetter(byte)
     }
 }

@@ -34,11 +34,30 @@ import Testing
         "", "tok_visa", "RUN10", "4242424242424241",  // fails Luhn
         "424242424242",  // 12 digits
         "42424242424242424242",  // 20 digits written together
-        "1700000000", "2026-12-02", "+49 30 1234567", "order 12345", "4242  4242  4242  4242",
-        "4242 4242 4242 4241",
+        "1700000000", "2026-12-02", "+49 30 1234567", "order 12345", "4242 4242 4242 4241",
+        "4242    4242    4242    4242",  // four characters between the groups: a gap, not a separator
+        "4242.4242.4242.4241", "x4242_4242_4242_4242", "4242/4242/4242/4242y",
     ])
     func leavesOtherTextAlone(text: String) {
         #expect(!CardNumberDetector.containsCardNumber(text))
+    }
+
+    /// The groups, whatever separates them: any one to three characters that are not letters or
+    /// digits, a character outside ASCII counting once.
+    @Test(arguments: [
+        " ", "-", ".", "/", "_", "+", ":", ",", "\t", "\n", "\u{A0}", "\u{2013}", "\u{3000}", "  ", " - ", ", ",
+        " / ", "\u{2009}\u{2013}\u{2009}",
+    ])
+    func findsGroupsWhateverSeparatesThem(separator: String) {
+        for number in Self.cardNumbers {
+            let grouped = stride(from: 0, to: number.count, by: 4).map { start -> String in
+                let begin = number.index(number.startIndex, offsetBy: start)
+                return String(number[begin..<number.index(begin, offsetBy: min(4, number.count - start))])
+            }
+            let written = grouped.joined(separator: separator)
+            #expect(CardNumberDetector.containsCardNumber(written), "\(Array(written.utf8))")
+            #expect(CardNumberDetector.containsCardNumber("code=\(written)&x=1"))
+        }
     }
 
     /// Card numbers as they are printed: fours, Amex's 4-6-5 and Diners' 4-6-4.

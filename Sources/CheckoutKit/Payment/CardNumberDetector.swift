@@ -1,8 +1,11 @@
 /// Finds text that looks like a payment card number, so the store can refuse it unseen.
 ///
 /// A card number here is 13 to 19 digits that pass the Luhn check and start the way card numbers
-/// do, written either together (`4242424242424242`) or in the groups cards are printed in,
-/// separated by single spaces or dashes (`4242 4242 4242 4242`, `3782-822463-10005`).
+/// do, written either together (`4242424242424242`) or in the groups cards are printed in, whatever
+/// separates them: one to three characters that are neither letters nor digits (`4242 4242 4242
+/// 4242`, `3782-822463-10005`, `4242.4242.4242.4242`, `4242+4242+…`, `4242_4242_…`, `4242 / 4242 …`,
+/// a no-break space or an en dash). A character outside ASCII counts as one, however many bytes it
+/// takes.
 ///
 /// Ordinary data is never mistaken for one:
 /// - groups must follow a printed layout — fours (the last group may be shorter), or Amex's and
@@ -15,6 +18,8 @@
 /// See docs/RELIABILITY.md ("Card numbers") for what this guards and how it is tested.
 public enum CardNumberDetector {
     public static let digitCountRange = 13...19
+    /// The most characters that may stand between two groups of a printed card number.
+    public static let separatorLengthRange = 1...3
 
     /// Whether `text` contains anything that looks like a card number.
     public static func containsCardNumber(_ text: String) -> Bool {
@@ -55,13 +60,14 @@ public enum CardNumberDetector {
         return sum % 10 == 0
     }
 
-    /// Reads text byte by byte, collecting runs of digit groups separated by single spaces or
-    /// dashes, and judges each run when it ends.
+    /// Reads text byte by byte, collecting runs of digit groups separated by up to three
+    /// characters that are not letters or digits, and judges each run when it ends.
     private struct Scanner {
         /// The digits of the current run, and where each of its groups ends.
         var digits: [UInt8] = []
         var groupEnds: [Int] = []
-        var pendingSeparator = false
+        /// How many characters of a separator have followed the run's last digit (0: none yet).
+        var separatorLength = 0
         /// Whether the byte before the run was a letter or digit (its first group is not whole).
         var startsInsideWord = false
         var previousIsWordByte = false
@@ -76,24 +82,31 @@ public enum CardNumberDetector {
             defer { previousIsWordByte = Self.isWordByte(byte) }
             if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
                 if digits.isEmpty { startsInsideWord = previousIsWordByte }
-                if pendingSeparator {
+                if separatorLength > 0 {
                     groupEnds.append(digits.count)
-                    pendingSeparator = false
+                    separatorLength = 0
                 }
                 digits.append(byte - UInt8(ascii: "0"))
                 return false
             }
-            if (byte == UInt8(ascii: " ") || byte == UInt8(ascii: "-")) && !digits.isEmpty && !pendingSeparator {
-                pendingSeparator = true
-                return false
+            if Self.isWordByte(byte) {
+                // A letter right after the last digit: the last group is not whole.
+                return endRun(endsInsideWord: separatorLength == 0)
             }
-            return endRun(endsInsideWord: !pendingSeparator && Self.isWordByte(byte))
+            if digits.isEmpty { return false }
+            // A UTF-8 continuation byte belongs to the separator character before it.
+            if byte & 0xC0 == 0x80 && separatorLength > 0 { return false }
+            separatorLength += 1
+            if separatorLength > CardNumberDetector.separatorLengthRange.upperBound {
+                return endRun(endsInsideWord: false)
+            }
+            return false
         }
 
         mutating func finish() -> Bool { endRun(endsInsideWord: false) }
 
         private mutating func endRun(endsInsideWord: Bool) -> Bool {
-            pendingSeparator = false
+            separatorLength = 0
             if digits.isEmpty { return false }
             defer {
                 digits.removeAll(keepingCapacity: true)
