@@ -27,11 +27,16 @@ import Darwin
 /// response; a chunked body that grows past the limit is read on and dropped (up to one more
 /// limit's worth, after which the connection is cut) and answered 413 at its end.
 ///
+/// A request whose framing is ambiguous or malformed (both `Content-Length` and
+/// `Transfer-Encoding`, two different lengths, a missing or repeated `Host`, a control character
+/// in a header field, an unknown transfer coding: `MessageFraming`) is answered 400 or 501 through
+/// the router's error answer before its body is read, and its connection is closed.
+///
 /// Every response the router produces gets the default headers and an access-log entry. A few
 /// requests never reach the router: libmicrohttpd itself answers a malformed request line or
 /// `Content-Length` (400), a `Content-Length` too large to parse (413) and header fields larger than
 /// ``Configuration/connectionMemoryLimit`` (431), with its own short HTML body and without the
-/// default headers, and reports them on standard error.
+/// default headers (version 0.9.75 has no hook to shape them), and reports them on standard error.
 ///
 /// A server starts once; after ``shutdown()`` it cannot be started again. Call ``shutdown()``
 /// before the last reference goes away: dropping a running server stops it abruptly.
@@ -113,10 +118,10 @@ public final class HTTPServer: Sendable {
                 | MHD_ALLOW_SUSPEND_RESUME.rawValue
             let daemon = cmhd_start_daemon(
                 flags, listenSocket,
-                { context, connection, url, method, _, uploadData, uploadDataSize, requestContext in
+                { context, connection, url, method, version, uploadData, uploadDataSize, requestContext in
                     guard let context, let connection, let uploadDataSize, let requestContext else { return .NO }
                     return Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue().handle(
-                        connection: connection, url: url, method: method, uploadData: uploadData,
+                        connection: connection, url: url, method: method, version: version, uploadData: uploadData,
                         uploadDataSize: uploadDataSize, requestContext: requestContext)
                 },
                 { context, connection, requestContext, _ in

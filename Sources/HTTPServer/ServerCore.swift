@@ -104,6 +104,8 @@ final class RequestState {
     var request: Request
     let match: Router.Match
     var tooLarge = false
+    /// Answered before its body was read (its framing was refused); the connection closes.
+    var refused = false
     var discardedBytes = 0
     var reply: AsyncReply?
 
@@ -297,14 +299,20 @@ final class ServerCore: Sendable {
     /// again after a resume.
     func handle(
         connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
-        uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>,
+        version: UnsafePointer<CChar>?, uploadData: UnsafePointer<CChar>?, uploadDataSize: UnsafeMutablePointer<Int>,
         requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
         guard let stored = requestContext.pointee else {
-            return begin(connection: connection, url: url, method: method, requestContext: requestContext)
+            return begin(
+                connection: connection, url: url, method: method, version: version, requestContext: requestContext)
         }
         let state = Unmanaged<RequestState>.fromOpaque(stored).takeUnretainedValue()
         let size = uploadDataSize.pointee
+        if state.refused {
+            // Answered before its body was read; the connection closes after the answer.
+            uploadDataSize.pointee = 0
+            return .YES
+        }
         if size > 0 {
             uploadDataSize.pointee = 0
             return receive(uploadData, count: size, into: state)
@@ -354,7 +362,7 @@ final class ServerCore: Sendable {
 
     private func begin(
         connection: OpaquePointer, url: UnsafePointer<CChar>?, method: UnsafePointer<CChar>?,
-        requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+        version: UnsafePointer<CChar>?, requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
         let startTime = ContinuousClock.now
         // One lock for the count, the request's number and the connection's deadline.
@@ -374,6 +382,13 @@ final class ServerCore: Sendable {
             match: router.match(request), live: liveRequests)
         requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
 
+        if let problem = MessageFraming.problem(
+            method: request.method.rawValue, version: version.map { String(cString: $0) } ?? "",
+            headers: request.headers)
+        {
+            state.refused = true
+            return send(problem, to: connection, for: state)
+        }
         if let declared = request.headers["Content-Length"].flatMap({ Int($0) }) {
             if declared > configuration.maxBodyBytes {
                 state.tooLarge = true
