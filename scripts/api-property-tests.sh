@@ -184,10 +184,12 @@ TOML
 #
 # And one failure filter: a schema-valid request refused with 422 `card_number_rejected` is
 # dropped — and only then — when the body as sent really holds a card number lookalike by §5's
-# rule (13–19 Luhn-valid digits, together or in groups split by single spaces or dashes). The
-# store refuses such a body on purpose, and JSON Schema cannot say "no card numbers anywhere", so
-# generated extra fields or floats (the 16 digits after the point of 5.9875321492563864e+16 pass
-# Luhn) trip it. A `card_number_rejected` for a body WITHOUT such digits still fails the run.
+# rule (13–19 Luhn-valid digits, together or in groups split by one to three characters that are
+# not letters or digits), as text or among its decoded JSON values (strings, keys, and numbers by
+# their exact digits and as the integer a double rounds them to). The store refuses such a body on
+# purpose, and JSON Schema cannot say "no card numbers anywhere", so generated extra fields or
+# floats (-4.647804217851887e+16 is 46478042178518870, which passes Luhn) trip it. A
+# `card_number_rejected` for a body WITHOUT such digits still fails the run.
 # Dropped failures are counted in schemathesis's summary ("Filtered").
 cat >"$WORK/store_api_hooks.py" <<'PY'
 import json
@@ -359,22 +361,23 @@ def profile_tier(ctx, response, case):
 
 
 def _digit_runs(text):
-    """Runs of digit groups joined by single spaces or dashes, as lists of groups."""
-    runs, groups, current, pending = [], [], "", False
+    """Runs of digit groups joined by one to three characters that are neither ASCII letters nor
+    digits, as lists of groups."""
+    runs, groups, current, pending = [], [], "", 0
     for char in text:
         if char.isascii() and char.isdigit():
             if pending:
                 groups.append(current)
-                current, pending = "", False
+                current, pending = "", 0
             current += char
-        elif char in " -" and current and not pending:
-            pending = True
+        elif current and not (char.isascii() and char.isalpha()) and pending < 3:
+            pending += 1
         else:
             if current:
                 groups.append(current)
             if groups:
                 runs.append(groups)
-            groups, current, pending = [], "", False
+            groups, current, pending = [], "", 0
     if current:
         groups.append(current)
     if groups:
@@ -410,10 +413,48 @@ def _sent_body(response):
     return body.decode("utf-8", "replace") if isinstance(body, bytes) else body
 
 
+def _decoded_values(text):
+    """The strings, keys and numbers (as the digits of their exact value, and of the integer a
+    double rounds them to) of a JSON body, as the store's guard reads them."""
+    try:
+        document = json.loads(text, parse_float=Decimal, parse_int=Decimal)
+    except ValueError:
+        return []
+    values = []
+
+    def walk(value):
+        if isinstance(value, dict):
+            for key, item in value.items():
+                values.append(key)
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+        elif isinstance(value, str):
+            values.append(value)
+        elif isinstance(value, Decimal) and value.is_finite():
+            values.append(format(value, "f"))
+            as_float = float(value)
+            if as_float == as_float and abs(as_float) < 2**63:
+                values.append(str(int(round(as_float))))
+
+    walk(document)
+    return values
+
+
+def card_numbers_sent(response):
+    """The card number lookalikes of a request body: in its text or its decoded JSON values."""
+    text = _sent_body(response)
+    found = card_numbers_in(text)
+    for value in _decoded_values(text):
+        found |= card_numbers_in(value)
+    return found
+
+
 @schemathesis.check
 def card_numbers_never_echoed(ctx, response, case):
     """A card number sent in a request never comes back in the answer (docs/BEHAVIOUR.md §5)."""
-    sent = card_numbers_in(_sent_body(response))
+    sent = card_numbers_sent(response)
     if not sent:
         return None
     answer = response.content.decode("utf-8", "replace")
@@ -430,7 +471,7 @@ def filter_failure(context, failure, case, response):
         error_type = json.loads(response.content)["error"]["type"]
     except Exception:
         return True
-    return not (error_type == "card_number_rejected" and card_numbers_in(_sent_body(response)))
+    return not (error_type == "card_number_rejected" and card_numbers_sent(response))
 PY
 
 command=(

@@ -82,7 +82,7 @@ public struct Cookie: Sendable, Equatable {
     }
 
     /// RFC 7230 token characters.
-    private static func isTokenByte(_ byte: UInt8) -> Bool {
+    static func isTokenByte(_ byte: UInt8) -> Bool {
         guard byte > 0x20 && byte < 0x7F else { return false }
         return !"()<>@,;:\\\"/[]?={}".utf8.contains(byte)
     }

@@ -109,7 +109,12 @@ public struct Request: Sendable {
     /// The body read as an HTML form's fields (`application/x-www-form-urlencoded`), in order,
     /// decoded like a query string.
     public var formItems: [QueryItem] {
-        Request.parseQuery(Substring(String(decoding: body, as: UTF8.self)))
+        Request.formItems(of: body)
+    }
+
+    /// `body` read as an HTML form's fields, in order, decoded like a query string.
+    public static func formItems(of body: [UInt8]) -> [QueryItem] {
+        parseQuery(Substring(String(decoding: body, as: UTF8.self)))
     }
 
     // Queries, forms and cookies are split on their ASCII delimiters byte by byte: compared as

@@ -78,4 +78,10 @@ public struct Response: Sendable {
         copy.setCookie(cookie)
         return copy
     }
+
+    /// Whether the response already sets (or removes) the cookie `name`.
+    public func setsCookie(named name: String) -> Bool {
+        let prefix = Encoding.percentEncoded(name, allowing: Cookie.isTokenByte) + "="
+        return headers.values(for: "Set-Cookie").contains { $0.hasPrefix(prefix) }
+    }
 }

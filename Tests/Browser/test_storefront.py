@@ -439,6 +439,21 @@ def test_pro_customer_ships_free_then_logs_out(store, shopper):
     assert shopper.title == "Log in — OnlineStore"
 
 
+def test_logging_in_on_a_first_visit_logs_in(store, shopper):
+    """A new visitor with no cookie yet logs in, then shops as the customer (the answer to the
+    login sets the session cookie once: the customer's, not a fresh anonymous one)."""
+    log_in(shopper, store, *PRO)
+    header = browser.header_text(shopper)
+    assert "Signed in as" in header and "Log out" in header and "Log in" not in header
+    add_from_catalog(shopper, store, CAP)
+    open_basket(shopper)
+    assert totals(summary(shopper))["Shipping"] == "€0.00 (free with Pro)"
+    # Leave the demo customer's basket as it was found, then log out.
+    follow(shopper, button(basket_line(shopper, CAP), "Remove"))
+    follow(shopper, button(shopper, "Log out"))
+    assert status_text(shopper) == "You are logged out."
+
+
 def test_wrong_password_says_so(store, shopper):
     shopper.get(store + "/login")
     field(shopper, "Email").send_keys(FREE[0])

@@ -16,15 +16,7 @@ import Testing
 
     /// The number as printed: fours, or 4-6-5 / 4-6-4 for 15- and 14-digit cards.
     static func printed(_ card: String, separator: String) -> String {
-        let digits = Array(card)
-        let layout = digits.count == 15 ? [4, 6, 5] : digits.count == 14 ? [4, 6, 4] : [4, 4, 4, 4, 3]
-        var groups: [String] = []
-        var index = 0
-        for length in layout where index < digits.count {
-            groups.append(String(digits[index..<min(index + length, digits.count)]))
-            index += length
-        }
-        return groups.joined(separator: separator)
+        CardWritings.grouped(card, by: separator, printedLayout: true)
     }
 
     static func body(_ text: String) -> [UInt8] { Array(text.utf8) }
@@ -47,7 +39,7 @@ import Testing
                 #"[{"productId":\#(Int.random(in: 1...20, using: &generator)),"quantity":1},{"productId":3,"quantity":2}]"#,
                 #"{"note":"\#(UUID().uuidString)","at":\#(Int64.random(in: 1_700_000_000_000...1_999_999_999_999, using: &generator))}"#,
             ]
-            for body in bodies where CardNumberGuard.holdsCardNumber(body: Self.body(body)) { refused.append(body) }
+            for body in bodies where CardNumberScan.scan(body: Self.body(body)) != .clean { refused.append(body) }
         }
         #expect(refused.isEmpty, "\(refused.prefix(3))")
     }
@@ -64,12 +56,12 @@ import Testing
                 "csrf=\(csrf)&product_id=3&quantity=2&return_to=%2F",
                 "csrf=\(csrf)&method=card&card=tok_visa&idempotency_key=\(key)&expected_total=45.00",
             ]
-            for body in bodies where CardNumberGuard.holdsCardNumber(body: Self.body(body)) { refused.append(body) }
+            for body in bodies where CardNumberScan.scan(body: Self.body(body)) != .clean { refused.append(body) }
         }
         #expect(refused.isEmpty, "\(refused.prefix(3))")
     }
 
-    @Test("every test card number, together or printed, as text or as a number, in any field, is refused")
+    @Test("every test card number, together or printed, as text or as a number, in any field, JSON or form, is refused")
     func cardsAreRefusedEverywhere() {
         var missed: [String] = []
         for card in Self.testCards {
@@ -97,9 +89,40 @@ import Testing
                 #"{"userId":\#(first).\#(rest)e\#(rest.count)}"#,
                 #"{"products":[{"productId":\#(card),"quantity":1}]}"#,
             ]
-            for body in bodies where !CardNumberGuard.holdsCardNumber(body: Self.body(body)) { missed.append(body) }
+            // As a form sends it: `+` for spaces, any separator, every byte percent-encoded.
+            let percentEncoded = CardWritings.percentEncoded
+            for separator in [" ", "-", ".", "_", "/", "+", "\u{A0}"] {
+                let written = Self.printed(card, separator: separator)
+                bodies += [
+                    "csrf=abc&code=" + written.replacingOccurrences(of: " ", with: "+"),
+                    "csrf=abc&code=" + percentEncoded(written),
+                    "csrf=abc&idempotency_key=" + percentEncoded(written) + "&expected_total=45.00",
+                    percentEncoded("note") + "=" + percentEncoded("my card: " + written),
+                ]
+            }
+            bodies.append("csrf=abc&code=" + percentEncoded(card))
+            for body in bodies where CardNumberScan.scan(body: Self.body(body)) != .cardNumber { missed.append(body) }
         }
         #expect(missed.isEmpty, "\(missed.prefix(5))")
+    }
+
+    @Test("a body is judged as every kind a handler could read it as")
+    func everyReading() {
+        func verdict(_ text: String) -> CardNumberScan.Verdict { CardNumberScan.scan(body: Self.body(text)) }
+        // JSON at the start, a form's escapes after it: a web form's handler reads the form.
+        #expect(verdict(#"{"a":1}&code=4242%204242%204242%204242"#) == .cardNumber)
+        // A number a handler reads as an integer through a Double.
+        #expect(verdict(#"{"userId":4.2424242424242419999e15}"#) == .cardNumber)
+        #expect(verdict(#"{"userId":4242424242424242e0}"#) == .cardNumber)
+        // Values it cannot decode are not skipped.
+        #expect(verdict(#"{"userId":1,"junk":1e999999999}"#) == .unreadableJSON)
+        #expect(verdict(#"[1e999999999]"#) == .unreadableJSON)
+        // Ordinary bodies pass, numbers past `Decimal`'s range but within a `Double`'s included.
+        #expect(verdict(#"{"quantity":2e0}"#) == .clean)
+        #expect(verdict(#"{"quantity":2,"extra":[2.5557801252327155e+149,-1.7946293949478244e+206,1e-200]}"#) == .clean)
+        #expect(verdict(#"{"code":"10% OFF"}"#) == .clean)
+        #expect(verdict("code=RUN10&csrf=abcdef") == .clean)
+        #expect(verdict("expected_total=45.00&idempotency_key=1a2b3c4d-5e6f-4a1b-8123-100000000003") == .clean)
     }
 
     @Test("a float that decodes to a card number is refused, not echoed", arguments: [Backend.sqlite])

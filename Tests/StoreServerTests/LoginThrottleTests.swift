@@ -176,4 +176,22 @@ import Testing
             #expect(own.status == 200 || own.status == 201)
         }
     }
+
+    @Test(
+        "a storefront form over the new-visitor limit says to wait, not that the form expired",
+        arguments: [Backend.sqlite])
+    func tooManyNewVisitorsOnAForm(backend: Backend) async throws {
+        var configuration = StoreConfiguration()
+        configuration.newShoppersPerAddressBurst = 1
+        configuration.newShoppersPerAddressPerMinute = 1
+        try await TestStore.with(backend, configuration: configuration) { store in
+            #expect(try await TestBrowser(base: store.base).post("/basket/items", [("product_id", "2")]).status == 303)
+            let refused = try await TestBrowser(base: store.base).post("/basket/items", [("product_id", "2")])
+            #expect(refused.status == 429)
+            #expect(refused.text.hasPrefix("<!doctype html>"))
+            #expect(refused.text.contains("Please wait a moment"))
+            #expect(!refused.text.contains("expired"))
+            #expect(Int(refused.header("Retry-After") ?? "") ?? 0 >= 1)
+        }
+    }
 }

@@ -15,9 +15,19 @@ import FoundationNetworking
         "4242424242424242", "4000056655665556", "5555555555554444", "378282246310005", "6011111111111117",
     ]
 
-    /// Publishes test card numbers in every field a shopper can fill, then looks for them, exactly,
-    /// in the database files (with their write-ahead logs), the provider's ledger, the log lines and
-    /// every response.
+    /// Every way a card number was written to the store: together, in groups with each separator
+    /// the detector knows of, and percent-encoded.
+    static func writings(of card: String) -> [String] {
+        [card] + [" ", "-", ".", "_", "/", "+", ", "].map { CardWritings.grouped(card, by: $0) }
+    }
+
+    static func percentEncoded(_ text: String) -> String { CardWritings.percentEncoded(text) }
+
+    /// Publishes test card numbers in every field a shopper can fill — JSON, headers, paths, query
+    /// strings and the storefront's forms, written together, in groups with any separator, `+` for
+    /// a space and percent-encoded — then looks for each writing, exactly, in the database files
+    /// (with their write-ahead logs), the provider's ledger, the log lines and every response's
+    /// body and header fields (its cookies and `Location` included).
     @Test func cardNumbersNeverReachTheDatabaseTheLogsOrAResponse() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("store-pan-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -25,12 +35,12 @@ import FoundationNetworking
         let store = try await TestStore.start(url: "sqlite:\(path)")
         var replies: [TestStore.Reply] = []
         let token = try await store.workedCaseShopper()
+        let browser = TestBrowser(base: store.base)
+        _ = try await browser.get("/product/2")
+        _ = try await browser.post("/basket/items", [("product_id", "2")])
         for (index, card) in Self.testCards.enumerated() {
-            let grouped = stride(from: 0, to: card.count, by: 4).map { start -> String in
-                let begin = card.index(card.startIndex, offsetBy: start)
-                return String(card[begin..<card.index(begin, offsetBy: min(4, card.count - start))])
-            }.joined(separator: " ")
-            for written in [card, grouped] {
+            for written in Self.writings(of: card) {
+                let encoded = Self.percentEncoded(written)
                 replies.append(
                     try await store.checkout(
                         token: token, key: "pan-\(index)", method: #"{"type":"card","token":"\#(written)"}"#,
@@ -60,11 +70,31 @@ import FoundationNetworking
                 replies.append(
                     try await store.send(
                         "POST", "/carts", token: token, json: #"[{"productId":\#(card),"quantity":1}]"#))
-                replies.append(try await store.send("GET", "/api/orders/\(card)", token: token))
+                replies.append(try await store.send("GET", "/api/orders/\(encoded)", token: token))
                 replies.append(try await store.send("GET", "/api/products/\(card)"))
+                replies.append(try await store.send("GET", "/shop/\(encoded)"))
+                replies.append(try await store.send("GET", "/?q=\(encoded)"))
+                replies.append(try await store.send("GET", "/?q=\(written.replacingOccurrences(of: " ", with: "+"))"))
+                // The storefront's forms, as a browser sends them and as an attacker writes them.
+                let formWritten = written.replacingOccurrences(of: " ", with: "+")
+                replies.append(try await browser.post("/basket/promotion", rawBody: "code=\(formWritten)"))
+                replies.append(try await browser.post("/basket/promotion", rawBody: "code=\(encoded)"))
+                replies.append(try await browser.post("/basket/items", [("product_id", "2"), ("note", written)]))
                 replies.append(
-                    try await store.send("GET", "/shop/\(written.replacingOccurrences(of: " ", with: "%20"))"))
+                    try await browser.post(
+                        "/checkout/pay",
+                        rawBody: "method=card&card=tok_unavailable&idempotency_key=\(encoded)&expected_total=21.90"))
+                replies.append(
+                    try await browser.post(
+                        "/checkout/pay",
+                        [
+                            ("method", "card"), ("card", "tok_visa"), ("idempotency_key", written),
+                            ("expected_total", "21.90"),
+                        ]))
+                replies.append(
+                    try await browser.get("/checkout/review?method=card&card=tok_visa&idempotency_key=\(encoded)"))
             }
+            replies.append(try await store.send("X\(card)", "/api/products"))
         }
         // A real payment too, so the files hold orders.
         #expect(try await store.checkout(token: token, key: "pan-paid", method: visa, total: "45.00").status == 201)
@@ -74,13 +104,17 @@ import FoundationNetworking
         }
         #expect(files.count >= 3)
         let logs = Data(store.log.all.joined(separator: "\n").utf8)
-        let responses = replies.map(\.body)
+        let responses = replies.map { reply in
+            reply.body + Data(reply.headers.map { "\($0.key): \($0.value)\n" }.joined().utf8)
+        }
         await store.stop()
         for card in Self.testCards {
-            let bytes = Data(card.utf8)
-            #expect(!files.contains { $0.range(of: bytes) != nil }, "card \(card) in a database file")
-            #expect(logs.range(of: bytes) == nil, "card \(card) in the logs")
-            #expect(!responses.contains { $0.range(of: bytes) != nil }, "card \(card) in a response")
+            for written in Self.writings(of: card) + Self.writings(of: card).map(Self.percentEncoded) {
+                let bytes = Data(written.utf8)
+                #expect(!files.contains { $0.range(of: bytes) != nil }, "card \(written) in a database file")
+                #expect(logs.range(of: bytes) == nil, "card \(written) in the logs")
+                #expect(!responses.contains { $0.range(of: bytes) != nil }, "card \(written) in a response")
+            }
         }
         #expect(files.contains { $0.range(of: Data("tok_visa".utf8)) != nil })  // the scan does see the files
     }

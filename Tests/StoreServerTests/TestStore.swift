@@ -148,10 +148,37 @@ struct TestStore: Sendable {
         }
     }
 
-    private static func exchange(port: UInt16, head: [UInt8], body: [UInt8]) throws -> Int {
+    /// Sends `text` over a plain socket in one write and returns all the server sends back until
+    /// it closes the connection (or 3 s pass).
+    func rawExchange(_ text: String) async throws -> String {
+        let port = UInt16(server.port)
+        return try await withCheckedThrowingContinuation { continuation in
+            Thread {
+                continuation.resume(
+                    with: Result {
+                        let socketFD = try Self.connectSocket(port: port, timeoutSeconds: 3)
+                        defer { close(socketFD) }
+                        let bytes = Array(text.utf8)
+                        _ = bytes.withUnsafeBytes {
+                            Glibc.send(socketFD, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                        }
+                        var response: [UInt8] = []
+                        var buffer = [UInt8](repeating: 0, count: 4_096)
+                        while true {
+                            let count = buffer.withUnsafeMutableBytes { recv(socketFD, $0.baseAddress, $0.count, 0) }
+                            if count <= 0 { break }
+                            response += buffer[0..<count]
+                        }
+                        return String(decoding: response, as: UTF8.self)
+                    })
+            }.start()
+        }
+    }
+
+    /// A socket connected to `port` on 127.0.0.1, its reads timing out after `timeoutSeconds`.
+    private static func connectSocket(port: UInt16, timeoutSeconds: Int) throws -> Int32 {
         let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socketFD >= 0 else { throw TestError("socket failed") }
-        defer { close(socketFD) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -161,9 +188,18 @@ struct TestStore: Sendable {
                 connect(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
             }
         }
-        guard connected else { throw TestError("connect failed") }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        guard connected else {
+            close(socketFD)
+            throw TestError("connect failed")
+        }
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(socketFD, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        return socketFD
+    }
+
+    private static func exchange(port: UInt16, head: [UInt8], body: [UInt8]) throws -> Int {
+        let socketFD = try connectSocket(port: port, timeoutSeconds: 10)
+        defer { close(socketFD) }
         func sendAll(_ bytes: [UInt8]) -> Bool {
             var offset = 0
             while offset < bytes.count {

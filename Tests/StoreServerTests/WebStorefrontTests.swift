@@ -58,6 +58,14 @@ final class TestBrowser: @unchecked Sendable {
         return try await send("POST", path, body: Data(body.utf8), headers: headers)
     }
 
+    /// Posts `body` exactly as written, after the last page's CSRF token (`csrf=…&` + body), as a
+    /// form: for fields a browser would encode otherwise, or not at all.
+    func post(_ path: String, rawBody body: String, origin: Bool = true) async throws -> TestStore.Reply {
+        var headers = ["Content-Type": "application/x-www-form-urlencoded"]
+        if origin { headers["Origin"] = "\(base.scheme ?? "http")://\(base.host ?? ""):\(base.port ?? 80)" }
+        return try await send("POST", path, body: Data(("csrf=\(csrf)&" + body).utf8), headers: headers)
+    }
+
     /// Follows a 303 from a form to the page it leads to.
     func follow(_ reply: TestStore.Reply) async throws -> TestStore.Reply {
         guard reply.status == 303, let location = reply.header("Location") else {

@@ -45,6 +45,9 @@ enum PageGallery {
             Entry(name: "error-404", document: StorePages.error(.notFound, context: context)),
             Entry(name: "error-403", document: StorePages.error(.expiredForm, context: context)),
             Entry(name: "error-500", document: StorePages.error(.serverError, context: context)),
+            Entry(name: "error-400", document: StorePages.error(.badRequest, context: context)),
+            Entry(name: "error-422", document: StorePages.error(.cardNumberRefused, context: context)),
+            Entry(name: "error-429", document: StorePages.error(.tooManyRequests, context: context)),
         ]
         switch shopper {
         case .anonymous:

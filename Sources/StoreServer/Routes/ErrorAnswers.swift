@@ -154,11 +154,15 @@ enum StoreErrorResponder {
         return path != "/api"
     }
 
-    /// The error page for `error`: not found, an expired or refused form, or a fault.
+    /// The error page for `error`: not found, an expired form, a refused card number, too many
+    /// attempts, an unreadable request, or a fault.
     static func page(for error: HTTPError) -> Response {
         let page: ErrorPage
         switch error.status.code {
         case 404, 405: page = .notFound
+        case 422 where error.type == CheckoutError.cardNumberRejected.code: page = .cardNumberRefused
+        case 429: page = .tooManyRequests
+        case 400, 413, 422, 431, 501: page = .badRequest
         case 500...: page = .serverError
         default: page = .expiredForm
         }

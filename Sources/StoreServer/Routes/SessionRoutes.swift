@@ -15,10 +15,14 @@ struct SessionRoutes: Sendable {
             let body = try request.decodeJSON(LoginRequest.self)
             let customer = try await login.authenticate(
                 email: body.email, password: body.password, address: request.clientAddress)
-            // Logging in keeps the basket of the anonymous session the caller had, if any.
+            // Logging in keeps the basket of the anonymous session the caller had, if any, and
+            // ends that session, whose shopper it carried into the account: an anonymous token
+            // seen before login is worth nothing after. (A customer's token sent along is another
+            // session of its own, on another device perhaps, and is left to its logout.)
             let previous = try await sessions.shopper(for: request)
-            let token = try await sessions.createForCustomer(
-                customer.id, previous: previous?.customerID == nil ? previous : nil)
+            let anonymous = previous?.customerID == nil ? previous : nil
+            let token = try await sessions.createForCustomer(customer.id, previous: anonymous)
+            if anonymous != nil { try await sessions.end(request) }
             return try respond(
                 LoginResponse(
                     token: token.text,

@@ -38,7 +38,7 @@ public struct ServerLog: Sendable {
     func record(_ entry: AccessLogEntry) {
         var line = Self.start(level: nil, requestID: entry.requestID)
         line += #","method":"#.utf8
-        JSONText.append(entry.method.rawValue, to: &line)
+        JSONText.append(Self.loggable(entry.method.rawValue), to: &line)
         line += #","route":"#.utf8
         JSONText.append(Self.loggable(entry.route), to: &line)
         line += #","status":"#.utf8
@@ -60,7 +60,7 @@ public struct ServerLog: Sendable {
     func recordUnexpectedError(_ error: any Error, method: String, route: String, requestID: UInt64) {
         var line = Self.start(level: "error", requestID: requestID)
         line += #","event":"unexpected_error","method":"#.utf8
-        JSONText.append(method, to: &line)
+        JSONText.append(Self.loggable(method), to: &line)
         line += #","route":"#.utf8
         JSONText.append(Self.loggable(route), to: &line)
         line += #","error_type":"#.utf8
@@ -105,11 +105,19 @@ public struct ServerLog: Sendable {
         return line
     }
 
-    /// Unmatched requests are logged by their path, which is the client's text: never let a card
-    /// number typed into a URL reach the log. (Route patterns hold no digits.)
-    private static func loggable(_ route: String) -> String {
-        route.utf8.contains(where: { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
-            && CardNumberDetector.containsCardNumber(route) ? "(redacted)" : route
+    /// The request line's parts as the log writes them. A method the server does not know and the
+    /// path of an unmatched request are the client's text: never let a card number typed into
+    /// them reach the log, written out or percent-encoded once more. (Route patterns and the
+    /// standard methods hold no digits.)
+    static func loggable(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return text }
+        if CardNumberDetector.containsCardNumber(text) { return "(redacted)" }
+        if text.utf8.contains(UInt8(ascii: "%")), let decoded = text.removingPercentEncoding,
+            CardNumberDetector.containsCardNumber(decoded)
+        {
+            return "(redacted)"
+        }
+        return text
     }
 
     /// `2026-12-02T12:55:48.123Z`, from the real-time clock.

@@ -384,7 +384,9 @@ struct WebRoutes: Sendable {
             var response = try await handler(
                 FormVisit(
                     request: request, parameters: context.parameters, fields: fields, token: token, shopper: shopper))
-            if newSession {
+            // A form that replaced the session (logging in or out) has set its own cookie: the
+            // browser keeps the last of two, so the new visitor's session must not follow it.
+            if newSession && !response.setsCookie(named: WebSessions.sessionCookie) {
                 response.setCookie(
                     WebSessions.sessionCookie(token, for: request, lifetime: configuration.sessionLifetime))
             }

@@ -72,7 +72,11 @@ enum WebStatus: Hashable, Sendable {
             self = .notEnoughStock(id, available: available)
         case "promotion-applied": self = .promotionApplied
         case "promotion-removed": self = .promotionRemoved
-        case "promotion-invalid": self = .promotionInvalid(typed: String(value.prefix(Self.maximumTypedLength)))
+        case "promotion-invalid":
+            // What the shopper typed is shown again: never a card number, even in a forged cookie.
+            let typed = String(value.prefix(Self.maximumTypedLength))
+            guard !CardNumberDetector.containsCardNumber(typed) else { return nil }
+            self = .promotionInvalid(typed: typed)
         case "logged-in": self = .loggedIn(capped: value.split(separator: ",").compactMap(product))
         case "logged-out": self = .loggedOut
         case "login-failed": self = .loginFailed

@@ -94,7 +94,11 @@ enum WebSessions {
             return site == "same-origin"
         }
         guard let origin = request.headers["Origin"], let host = request.headers["Host"] else { return false }
-        guard let components = URLComponents(string: origin), let originHost = components.host else { return false }
+        guard let components = URLComponents(string: origin), let scheme = components.scheme,
+            let originHost = components.host
+        else { return false }
+        // The whole origin: scheme, host and port. A page over https is not this http store.
+        guard scheme.lowercased() == (isTLS(request) ? "https" : "http") else { return false }
         let originAuthority = components.port.map { "\(originHost):\($0)" } ?? originHost
         return originAuthority.lowercased() == host.lowercased()
     }
