@@ -228,6 +228,14 @@ import Testing
             #expect(OrderID(parsing: text) == nil, "\(text)")
         }
     }
+
+    @Test func aProductIDIsAPositiveWholeNumber() {
+        #expect(ProductID(parsing: "2") == ProductID(2))
+        #expect(ProductID(parsing: "9223372036854775807") == ProductID(Int64.max))
+        for text in ["", "0", "-1", "+2", " 2", "2 ", "2.0", "1e3", "0x10", "9223372036854775808", "٢", "２"] {
+            #expect(ProductID(parsing: text) == nil, "\(text)")
+        }
+    }
 }
 
 @Suite struct IdempotencyKeyTests {

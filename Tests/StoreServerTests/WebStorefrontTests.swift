@@ -320,6 +320,24 @@ final class TestBrowser: @unchecked Sendable {
         }
     }
 
+    @Test("a product id that is not a positive whole number names no product, in any form", arguments: [Backend.sqlite])
+    func productIDs(backend: Backend) async throws {
+        try await TestStore.with(backend) { store in
+            let browser = TestBrowser(base: store.base)
+            _ = try await browser.get("/product/2")
+            #expect(try await browser.post("/basket/items", [("product_id", "2")]).status == 303)
+            _ = try await browser.get("/basket")
+            for id in ["0", "-1", "+2", "2.0"] {
+                #expect(try await browser.get("/product/\(id)").status == 404, "\(id)")
+                #expect(try await browser.post("/basket/items", [("product_id", id)]).status == 404, "\(id)")
+                #expect(try await browser.post("/basket/items/\(id)", [("quantity", "3")]).status == 404, "\(id)")
+                // Removing "product -1" said "Removed The product from your basket." before.
+                #expect(try await browser.post("/basket/items/\(id)/remove", []).status == 404, "\(id)")
+            }
+            #expect(try await browser.get("/basket").text.contains("Running cap"))
+        }
+    }
+
     @Test("logging in merges the baskets and says which lines were capped", arguments: [Backend.sqlite])
     func loginMergeNotice(backend: Backend) async throws {
         try await TestStore.with(backend) { store in

@@ -10,6 +10,16 @@ public struct ProductID: RawRepresentable, Hashable, Sendable, Comparable {
         self.rawValue = rawValue
     }
 
+    /// The id written in `text` (a path segment, a form field, a cookie's value) if it is a
+    /// positive whole number in decimal digits, else `nil`: text that cannot name a product goes no
+    /// further. The one parser of product ids from outside, for every face.
+    public init?(parsing text: some StringProtocol) {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+            let value = Int64(text), value > 0
+        else { return nil }
+        rawValue = value
+    }
+
     public static func < (lhs: ProductID, rhs: ProductID) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 

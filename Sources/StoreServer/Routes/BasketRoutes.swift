@@ -13,7 +13,9 @@ struct BasketRoutes: Sendable {
         router.on(
             Endpoints.setQuantity,
             sessions.authenticated { request, context, shopper in
-                guard let id = productID(context.parameters["product_id"]) else { throw HTTPError.productNotFound }
+                guard let id = context.parameters["product_id"].flatMap(ProductID.init(parsing:)) else {
+                    throw HTTPError.productNotFound
+                }
                 let body = try request.decodeJSON(SetQuantityRequest.self)
                 guard let quantity = Quantity(body.quantity) else { throw HTTPError.invalidQuantity() }
                 try await baskets.setQuantity(quantity, of: id, for: shopper)
@@ -22,7 +24,9 @@ struct BasketRoutes: Sendable {
         router.on(
             Endpoints.removeLine,
             sessions.authenticated { _, context, shopper in
-                guard let id = productID(context.parameters["product_id"]) else { throw HTTPError.productNotFound }
+                guard let id = context.parameters["product_id"].flatMap(ProductID.init(parsing:)) else {
+                    throw HTTPError.productNotFound
+                }
                 try await baskets.removeLine(id, for: shopper)
                 return try await basket(shopper)
             })

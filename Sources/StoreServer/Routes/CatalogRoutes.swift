@@ -15,7 +15,9 @@ struct CatalogRoutes: Sendable {
         router.on(
             Endpoints.product,
             .immediate { _, context in
-                guard let id = productID(context.parameters["id"]), let body = cache.read({ $0.productJSON[id] }) else {
+                guard let id = context.parameters["id"].flatMap(ProductID.init(parsing:)),
+                    let body = cache.read({ $0.productJSON[id] })
+                else {
                     throw HTTPError.productNotFound
                 }
                 return json(body)
@@ -59,10 +61,4 @@ func matches(_ header: String?, tag: String) -> Bool {
 /// A cached JSON document as a response.
 func json(_ document: Document) -> Response {
     document.response
-}
-
-/// A product id from a path segment: a positive whole number, or `nil`.
-func productID(_ segment: String?) -> ProductID? {
-    guard let segment, let value = Int64(segment), value > 0 else { return nil }
-    return ProductID(value)
 }

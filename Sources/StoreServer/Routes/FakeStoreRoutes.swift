@@ -34,7 +34,7 @@ struct FakeStoreRoutes: Sendable {
         router.on(
             FakeStoreEndpoints.product,
             .immediate { request, context in
-                guard let id = productID(context.parameters["id"]),
+                guard let id = context.parameters["id"].flatMap(ProductID.init(parsing:)),
                     let body = try documents(for: request).product[id]
                 else { throw HTTPError.productNotFound }
                 return json(body)

@@ -85,7 +85,7 @@ struct WebRoutes: Sendable {
 
     private func productPage(_ request: Request, _ context: RequestContext) async throws -> Response {
         let visit = try await visit(request)
-        guard let id = Self.productID(context.parameters["id"]),
+        guard let id = context.parameters["id"].flatMap(ProductID.init(parsing:)),
             let product = catalog.read({ $0.products.first { $0.id == id } })
         else { return visit.notFound() }
         let inBasket = visit.basket?.lines.first { $0.productID == id }?.quantity.value ?? 0
@@ -190,7 +190,7 @@ struct WebRoutes: Sendable {
 
     private func addToBasket(_ form: FormVisit) async throws -> Response {
         let back = Self.safeReturnPath(form.value(FormFields.returnTo)) ?? StorePaths.catalog
-        guard let id = Self.productID(form.value(FormFields.productID)) else {
+        guard let id = form.value(FormFields.productID).flatMap(ProductID.init(parsing:)) else {
             throw HTTPError.productNotFound
         }
         let wanted = form.value(FormFields.quantity).flatMap { Int($0) } ?? 1
@@ -201,7 +201,7 @@ struct WebRoutes: Sendable {
     }
 
     private func updateLine(_ form: FormVisit) async throws -> Response {
-        guard let id = Self.productID(form.parameters["id"]) else {
+        guard let id = form.parameters["id"].flatMap(ProductID.init(parsing:)) else {
             throw HTTPError.productNotFound
         }
         guard let quantity = form.value(FormFields.quantity).flatMap({ Int($0) }).flatMap(Quantity.init) else {
@@ -224,7 +224,7 @@ struct WebRoutes: Sendable {
     }
 
     private func removeLine(_ form: FormVisit) async throws -> Response {
-        guard let id = Self.productID(form.parameters["id"]) else {
+        guard let id = form.parameters["id"].flatMap(ProductID.init(parsing:)) else {
             throw HTTPError.productNotFound
         }
         try await baskets.removeLine(id, for: form.shopper)
@@ -478,12 +478,6 @@ struct WebRoutes: Sendable {
     }
 
     // MARK: - Helpers
-
-    /// The product id in `text`, if it is a number.
-    static func productID(_ text: String?) -> ProductID? {
-        guard let text, let value = Int64(text) else { return nil }
-        return ProductID(value)
-    }
 
     /// Query or form fields by name; the first of a repeated name wins.
     static func parameters(_ items: [QueryItem]) -> [String: String] {

@@ -61,7 +61,7 @@ enum WebStatus: Hashable, Sendable {
         let parts = cookieValue.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
         let code = parts.first.map(String.init) ?? ""
         let value = parts.count > 1 ? String(parts[1]) : ""
-        func product(_ text: Substring) -> ProductID? { Int64(text).map { ProductID($0) } }
+        func product(_ text: Substring) -> ProductID? { ProductID(parsing: text) }
         switch code {
         case "added": guard let id = product(value[...]) else { return nil }; self = .added(id)
         case "updated": guard let id = product(value[...]) else { return nil }; self = .updated(id)
