@@ -1,9 +1,14 @@
 import CheckoutKit
 import Foundation
 import StoreAPI
-import StoreClient
 import StoreTestSupport
 import Testing
+
+@testable import StoreClient
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// Every endpoint of docs/BEHAVIOUR.md §9.4 through the live client, against a real store over
 /// URLSession and an SQLite file.
@@ -162,6 +167,31 @@ import Testing
             let client = store.client()
             await client.logout()
             #expect(await client.token == nil)
+        }
+    }
+}
+
+/// Clients come and go as screens do; the process must carry on.
+@Suite("The live transport") struct LiveTransportTests {
+    @Test("every transport sends through the process's one session, never torn down")
+    func oneSessionPerProcess() async throws {
+        try await LiveStore.with { store in
+            // Hundreds of clients, each made, used with a request in flight next to others, and
+            // dropped: a session per client, torn down with it, crashed libdispatch now and then.
+            for _ in 0..<8 {
+                try await withThrowingTaskGroup(of: Int.self) { group in
+                    for _ in 0..<40 {
+                        group.addTask {
+                            let client = store.client(timeout: .seconds(10))
+                            return try await client.categories().count
+                        }
+                    }
+                    for try await count in group { #expect(count == 4) }
+                }
+            }
+            let first = URLSessionTransport(baseURL: store.base)
+            let second = URLSessionTransport(baseURL: store.base)
+            #expect(first.session === second.session)
         }
     }
 }

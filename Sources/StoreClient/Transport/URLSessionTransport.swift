@@ -5,50 +5,48 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The live transport: one long-lived `URLSession` speaking HTTP to the store at ``baseURL``.
+/// The live transport: HTTP to the store at ``baseURL`` over the process's one long-lived
+/// `URLSession` (``sharedSession``), which every transport shares and nobody tears down.
 ///
 /// Every call has a deadline of its own (``timeout``), kept with structured concurrency: the
 /// request and a timer race in a task group, and the loser is cancelled — which cancels the
-/// `URLSessionDataTask`, so no request outlives its call. (URLSession's own timeouts count whole
-/// seconds on Linux and measure inactivity, not the whole exchange; they are set well beyond the
-/// deadline, only as a backstop, so that the deadline always decides.)
+/// `URLSessionDataTask`, so no request outlives its call. (URLSession's own timeout counts whole
+/// seconds on Linux and measures inactivity, not the whole exchange; each request's is set well
+/// beyond the deadline, only as a backstop, so that the deadline always decides.)
+///
+/// One session for the process, not one per transport: a session torn down (`invalidateAndCancel`)
+/// while its delegate queue still drains crashed the test process now and then inside libdispatch
+/// (`_dispatch_event_loop_drain`), once a test had made and dropped hundreds of clients.
 public final class URLSessionTransport: HTTPTransport {
     /// The store's address, such as `http://127.0.0.1:8080`; request paths are added to it.
     public let baseURL: URL
     /// How long one exchange may take, from sending to the last byte of the answer.
     public let timeout: Duration
-    private let session: URLSession
     private let base: String
     /// How much later than the deadline URLSession's own timeouts are set, in seconds.
     static let backstopMargin: TimeInterval = 30
 
-    /// A transport to the store at `baseURL`.
-    ///
-    /// - Parameters:
-    ///   - timeout: the deadline of each exchange.
-    ///   - configuration: the session's configuration (ephemeral by default: no cookies, no
-    ///     cache, no credentials kept on disk); its timeouts are set from `timeout`.
-    public init(
-        baseURL: URL, timeout: Duration = .seconds(30),
-        configuration: URLSessionConfiguration = .ephemeral
-    ) {
+    /// The session every transport of the process sends through: ephemeral (no cookies, no cache,
+    /// no credentials kept on disk), and never invalidated.
+    static let sharedSession: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.httpShouldSetCookies = false
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        return URLSession(configuration: configuration)
+    }()
+
+    /// The session this transport sends through: ``sharedSession``.
+    var session: URLSession { Self.sharedSession }
+
+    /// A transport to the store at `baseURL`; `timeout` is the deadline of each exchange.
+    public init(baseURL: URL, timeout: Duration = .seconds(30)) {
         self.baseURL = baseURL
         self.timeout = timeout
         var base = baseURL.absoluteString
         while base.hasSuffix("/") { base.removeLast() }
         self.base = base
-        let backstop = TimeInterval(timeout.components.seconds) + Self.backstopMargin
-        configuration.timeoutIntervalForRequest = backstop
-        configuration.timeoutIntervalForResource = backstop
-        configuration.httpCookieAcceptPolicy = .never
-        configuration.httpShouldSetCookies = false
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        session = URLSession(configuration: configuration)
-    }
-
-    deinit {
-        session.invalidateAndCancel()
     }
 
     /// Sends `request` to ``baseURL`` and returns the answer, or throws once ``timeout`` has passed.
@@ -57,6 +55,7 @@ public final class URLSessionTransport: HTTPTransport {
             throw .invalidRequest(detail: "the path does not form a URL")
         }
         var urlRequest = URLRequest(url: url)
+        urlRequest.timeoutInterval = TimeInterval(timeout.components.seconds) + Self.backstopMargin
         urlRequest.httpMethod = request.method
         for field in request.headers.fields {
             urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
