@@ -14,8 +14,8 @@ import Darwin
 /// ```
 ///
 /// Blocked signals stay pending instead of killing the process or being taken by a thread that
-/// does not expect them; ``wait()`` then takes them with `sigwait`. ``HTTPServer/start()`` also
-/// keeps them away from libmicrohttpd's threads on its own.
+/// does not expect them; ``wait()`` then takes them with `sigwait`. A library that starts threads
+/// of its own (the HTTP server's network threads) blocks ``signals()`` in them too.
 public enum TerminationSignals {
     /// Blocks SIGINT and SIGTERM in the calling thread and in every thread it starts afterwards.
     public static func block() {
@@ -32,7 +32,8 @@ public enum TerminationSignals {
         return received
     }
 
-    static func signals() -> sigset_t {
+    /// The set of signals that ask the process to stop: SIGINT and SIGTERM.
+    public static func signals() -> sigset_t {
         var set = sigset_t()
         sigemptyset(&set)
         sigaddset(&set, SIGINT)

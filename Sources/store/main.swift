@@ -1,5 +1,5 @@
+import Concurrency
 import Foundation
-import HTTPServer
 import StoreDatabase
 import StoreServer
 

@@ -413,16 +413,4 @@ struct ServerTests {
         #expect(server.port > 0)
         await server.shutdown()
     }
-
-    @Test func terminationSignalIsWaitedFor() async throws {
-        let received = try await onThread { () -> Int32 in
-            var previous = sigset_t()
-            pthread_sigmask(SIG_SETMASK, nil, &previous)
-            TerminationSignals.block()
-            defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
-            pthread_kill(pthread_self(), SIGTERM)
-            return TerminationSignals.wait()
-        }
-        #expect(received == SIGTERM)
-    }
 }
