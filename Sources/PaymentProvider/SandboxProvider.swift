@@ -149,14 +149,16 @@ public final class SandboxProvider: PaymentProvider {
         case .paymentLink, .qrCode:
             return .approve(brand: nil)
         case .card(let token):
-            switch token.rawValue {
-            case "tok_visa": return .approve(brand: "visa")
-            case "tok_mastercard": return .approve(brand: "mastercard")
-            case "tok_chargeDeclined": return .decline(.cardDeclined)
-            case "tok_insufficientFunds": return .decline(.insufficientFunds)
-            case "tok_timeout": return .chargeThenLoseAnswer
-            case "tok_unavailable": return .down
-            default: return .decline(DeclineReason(rawValue: "invalid_token"))
+            guard let card = SandboxCard(rawValue: token.rawValue) else {
+                return .decline(DeclineReason(rawValue: "invalid_token"))
+            }
+            switch card {
+            case .visa: return .approve(brand: "visa")
+            case .mastercard: return .approve(brand: "mastercard")
+            case .chargeDeclined: return .decline(.cardDeclined)
+            case .insufficientFunds: return .decline(.insufficientFunds)
+            case .timeout: return .chargeThenLoseAnswer
+            case .unavailable: return .down
             }
         }
     }

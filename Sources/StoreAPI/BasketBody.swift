@@ -124,3 +124,11 @@ public struct PaymentOptionBody: Codable, Hashable, Sendable {
 }
 
 extension Tier: Codable {}
+
+extension PaymentQuote {
+    /// The quote `body` describes, or `nil` for a method this client does not know.
+    public init?(_ body: PaymentOptionBody) {
+        guard let kind = PaymentMethod.Kind(rawValue: body.type) else { return nil }
+        self.init(kind: kind, fee: body.fee, amountDue: body.amountDue)
+    }
+}

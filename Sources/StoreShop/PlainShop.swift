@@ -199,7 +199,9 @@ public final class PlainShop {
         await model.task()
         guard model.basket != nil else { return error("the basket is not loaded") }
         for option in model.paymentOptions {
-            write("\(option.kind.rawValue)\t\(option.name)\tfee \(money(option.fee))\tpay \(money(option.amountDue))")
+            write(
+                "\(option.kind.rawValue)\t\(option.kind.displayName)\tfee \(money(option.fee))\tpay \(money(option.amountDue))"
+            )
         }
     }
 

@@ -461,7 +461,7 @@ public final class ScreenShop {
             row += 1
         }
         let option = model.selectedOption
-        var method = "Method     \(option?.name ?? model.selectedKind.rawValue)"
+        var method = "Method     \(option?.kind.displayName ?? model.selectedKind.rawValue)"
         if model.selectedKind == .card, let card = model.selectedCardToken { method += " (\(card.rawValue))" }
         if let option { method += "   fee \(money(option.fee))   pay \(money(option.amountDue))" }
         put(row + 1, 2, method)

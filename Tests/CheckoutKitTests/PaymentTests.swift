@@ -229,6 +229,14 @@ import Testing
         }
     }
 
+    @Test func everySandboxCardIsAWellFormedToken() throws {
+        #expect(SandboxCard.allCases.count == 6)
+        for card in SandboxCard.allCases {
+            #expect(try CardToken(card.rawValue) == card.token)
+            #expect(!card.name.isEmpty)
+        }
+    }
+
     @Test func aProductIDIsAPositiveWholeNumber() {
         #expect(ProductID(parsing: "2") == ProductID(2))
         #expect(ProductID(parsing: "9223372036854775807") == ProductID(Int64.max))

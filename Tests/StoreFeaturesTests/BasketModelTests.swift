@@ -158,9 +158,9 @@ import Testing
         let model = await loadedModel(ServerBasket([(Catalog.cap, 1)]))
         #expect(
             model.paymentOptions == [
-                PaymentOption(kind: .card, fee: eur(21), amountDue: eur(27_06)),
-                PaymentOption(kind: .paymentLink, fee: eur(25), amountDue: eur(27_10)),
-                PaymentOption(kind: .qrCode, fee: eur(0), amountDue: eur(26_85)),
+                PaymentQuote(kind: .card, fee: eur(21), amountDue: eur(27_06)),
+                PaymentQuote(kind: .paymentLink, fee: eur(25), amountDue: eur(27_10)),
+                PaymentQuote(kind: .qrCode, fee: eur(0), amountDue: eur(26_85)),
             ])
         #expect(model.selectedMethod == .card(try CardToken("tok_visa")))
         model.paymentMethodSelected(.paymentLink)

@@ -108,8 +108,8 @@ enum Baskets {
                 applied: promotion?.code.rawValue, notice: priced.promotionNotice, error: error, typed: typed))
     }
 
-    static func options(_ lines: [BasketLine], promotion: Promotion? = nil) throws -> [PaymentOption] {
-        try FeePolicy.standard.quotes(total: breakdown(lines, promotion: promotion).total).map(PaymentOption.init)
+    static func options(_ lines: [BasketLine], promotion: Promotion? = nil) throws -> [PaymentQuote] {
+        try FeePolicy.standard.quotes(total: breakdown(lines, promotion: promotion).total)
     }
 }
 

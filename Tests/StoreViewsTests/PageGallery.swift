@@ -159,7 +159,7 @@ enum PageGallery {
         let priced = try Baskets.breakdown(lines, promotion: Promotions.run10)
         return CheckoutReviewPage(
             lines: try Baskets.items(lines), totals: BasketTotals(priced),
-            option: PaymentOption(try FeePolicy.standard.quote(for: method, total: priced.total)),
+            option: try FeePolicy.standard.quote(for: method, total: priced.total),
             card: method == .card ? TestCard.sandbox.first : nil, idempotencyKey: Fixtures.idempotencyKey,
             problem: problem)
     }

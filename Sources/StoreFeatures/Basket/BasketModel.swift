@@ -29,10 +29,9 @@ public final class BasketModel {
         case changeFailed(message: String)
     }
 
-    /// The sandbox provider's test cards (docs/BEHAVIOUR.md §5), offered by name: never a card number.
-    public static let sandboxCardTokens: [CardToken] = [
-        "tok_visa", "tok_mastercard", "tok_chargeDeclined", "tok_insufficientFunds", "tok_timeout", "tok_unavailable",
-    ].compactMap { try? CardToken($0) }
+    /// The sandbox provider's test cards (``CheckoutKit/SandboxCard``), offered by token: never a
+    /// card number.
+    public static let sandboxCardTokens: [CardToken] = SandboxCard.allCases.map(\.token)
 
     /// How often a checkout answered "still in progress" is sent again before giving up for now.
     public static let inProgressRetries = 5
@@ -118,12 +117,12 @@ public final class BasketModel {
     }
 
     /// The methods on offer with their fees and amounts due.
-    public var paymentOptions: [PaymentOption] {
-        basket?.paymentOptions.compactMap(PaymentOption.init) ?? []
+    public var paymentOptions: [PaymentQuote] {
+        basket?.paymentOptions.compactMap(PaymentQuote.init) ?? []
     }
 
     /// The offer for the chosen method.
-    public var selectedOption: PaymentOption? {
+    public var selectedOption: PaymentQuote? {
         paymentOptions.first { $0.kind == selectedKind }
     }
 

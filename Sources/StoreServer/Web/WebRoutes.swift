@@ -137,7 +137,7 @@ struct WebRoutes: Sendable {
             else { return Self.redirect(StorePaths.checkout(method: .card, card: nil)) }
             card = known
         }
-        guard let option = try options(basket).first(where: { $0.method == method }) else {
+        guard let option = try options(basket).first(where: { $0.kind == method }) else {
             return Self.redirect(StorePaths.checkout)
         }
         let key =
@@ -416,8 +416,8 @@ struct WebRoutes: Sendable {
         return BasketTotals(subtotal: zero, discount: zero, shipping: zero, total: zero)
     }
 
-    private func options(_ basket: PricedBasket) throws -> [PaymentOption] {
-        try configuration.fees.quotes(total: basket.price.total).map(PaymentOption.init)
+    private func options(_ basket: PricedBasket) throws -> [PaymentQuote] {
+        try configuration.fees.quotes(total: basket.price.total)
     }
 
     private func problem(_ status: WebStatus?, basket: PricedBasket) -> CheckoutProblem? {

@@ -23,11 +23,11 @@ enum TotalsTable {
     }
 
     /// Subtotal, discount, shipping, the order total, the payment fee and the amount due.
-    static func payment(_ totals: BasketTotals, option: PaymentOption, context: PageContext) -> Node {
+    static func payment(_ totals: BasketTotals, option: PaymentQuote, context: PageContext) -> Node {
         table(
             rows(totals, context: context) + [
                 Row("Order total", context.money(totals.total)),
-                Row("Payment fee (\(option.method.displayName))", context.money(option.fee)),
+                Row("Payment fee (\(option.kind.displayName))", context.money(option.fee)),
                 Row("To pay", context.money(option.amountDue), id: "amount-due"),
             ])
     }

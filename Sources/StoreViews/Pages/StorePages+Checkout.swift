@@ -27,20 +27,20 @@ extension StorePages {
                     .p([], .a([.href(StorePaths.basket)], "Change your basket")))))
     }
 
-    private static func method(_ option: PaymentOption, page: CheckoutPage, context: PageContext) -> Node {
-        let id = "method-\(option.method.rawValue)"
+    private static func method(_ option: PaymentQuote, page: CheckoutPage, context: PageContext) -> Node {
+        let id = "method-\(option.kind.rawValue)"
         let fee = option.fee.isZero ? "No fee" : "Fee \(context.money(option.fee))"
         return .div(
             [.class("method-option")],
             .div(
                 [.class("choice")],
                 .input([
-                    .type("radio"), .id(id), .name(FormFields.method), .value(option.method.rawValue),
-                    .checked(option.method == page.selectedMethod), .required(), .ariaDescribedBy("\(id)-fee"),
+                    .type("radio"), .id(id), .name(FormFields.method), .value(option.kind.rawValue),
+                    .checked(option.kind == page.selectedMethod), .required(), .ariaDescribedBy("\(id)-fee"),
                 ]),
-                .label([.for(id)], option.method.displayName),
+                .label([.for(id)], option.kind.displayName),
                 .span([.id("\(id)-fee"), .class("fee")], "\(fee) · you pay \(context.money(option.amountDue))")),
-            option.method == .card ? cardChoice(page) : .empty)
+            option.kind == .card ? cardChoice(page) : .empty)
     }
 
     /// The test cards as a menu: "Visa — approved (tok_visa)". Never a card-number field.

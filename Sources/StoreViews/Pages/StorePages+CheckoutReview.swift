@@ -7,12 +7,12 @@ extension StorePages {
     /// confirms. Shows why the last try failed, if it did.
     public static func checkoutReview(_ page: CheckoutReviewPage, context: PageContext) -> HTMLDocument {
         let option = page.option
-        let methodText = page.card.map { "\(option.method.displayName): \($0.menuLabel)" } ?? option.method.displayName
+        let methodText = page.card.map { "\(option.kind.displayName): \($0.menuLabel)" } ?? option.kind.displayName
         var payFields: [Node] = [
             Forms.hidden(FormFields.idempotencyKey, page.idempotencyKey),
-            Forms.hidden(FormFields.method, option.method.rawValue),
+            Forms.hidden(FormFields.method, option.kind.rawValue),
         ]
-        if option.method == .card, let card = page.card { payFields.append(Forms.hidden(FormFields.card, card.token)) }
+        if option.kind == .card, let card = page.card { payFields.append(Forms.hidden(FormFields.card, card.token)) }
         payFields.append(Forms.hidden(FormFields.expectedTotal, page.totals.total.amountText))
         return PageLayout.document(
             title: "Review and pay", context: context, section: .basket,
@@ -32,7 +32,7 @@ extension StorePages {
                     .p(
                         [],
                         .a(
-                            [.href(StorePaths.checkout(method: option.method, card: page.card?.token))],
+                            [.href(StorePaths.checkout(method: option.kind, card: page.card?.token))],
                             "Change payment method")),
                     Forms.post(
                         StorePaths.pay, context: context, class: "pay-form",

@@ -6,7 +6,7 @@ public struct CheckoutPage: Hashable, Sendable {
     public var lines: [BasketLineItem]
     public var totals: BasketTotals
     /// Every method the store offers, in its order, with its fee and amount due.
-    public var options: [PaymentOption]
+    public var options: [PaymentQuote]
     /// The method checked when the page opens.
     public var selectedMethod: PaymentMethod.Kind
     /// The cards offered for a card payment.
@@ -17,7 +17,7 @@ public struct CheckoutPage: Hashable, Sendable {
     public var problem: CheckoutProblem?
 
     public init(
-        lines: [BasketLineItem], totals: BasketTotals, options: [PaymentOption],
+        lines: [BasketLineItem], totals: BasketTotals, options: [PaymentQuote],
         selectedMethod: PaymentMethod.Kind = .card, testCards: [TestCard] = TestCard.sandbox,
         selectedCard: String? = nil, problem: CheckoutProblem? = nil
     ) {

@@ -1,3 +1,5 @@
+import CheckoutKit
+
 /// The last step of checkout at `/checkout/review`: the order with the chosen method's fee, and
 /// the **Pay €X.XX** button.
 ///
@@ -8,7 +10,7 @@ public struct CheckoutReviewPage: Hashable, Sendable {
     public var lines: [BasketLineItem]
     public var totals: BasketTotals
     /// The chosen method, its fee and the amount due.
-    public var option: PaymentOption
+    public var option: PaymentQuote
     /// The chosen test card, for a card payment.
     public var card: TestCard?
     /// The key of this payment attempt, sent as the hidden `idempotency_key` field.
@@ -17,7 +19,7 @@ public struct CheckoutReviewPage: Hashable, Sendable {
     public var problem: CheckoutProblem?
 
     public init(
-        lines: [BasketLineItem], totals: BasketTotals, option: PaymentOption, card: TestCard? = nil,
+        lines: [BasketLineItem], totals: BasketTotals, option: PaymentQuote, card: TestCard? = nil,
         idempotencyKey: String, problem: CheckoutProblem? = nil
     ) {
         self.lines = lines

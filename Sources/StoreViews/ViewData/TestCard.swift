@@ -1,3 +1,5 @@
+import CheckoutKit
+
 /// A card of the payment provider's test mode, offered by name and token at checkout.
 ///
 /// The store never asks for a card number: a card is only ever its provider token.
@@ -14,15 +16,9 @@ public struct TestCard: Hashable, Sendable, Identifiable {
 
     public var id: String { token }
 
-    /// The sandbox provider's test cards (docs/BEHAVIOUR.md §5), the first being the default choice.
-    public static let sandbox: [TestCard] = [
-        TestCard(token: "tok_visa", name: "Visa — approved"),
-        TestCard(token: "tok_mastercard", name: "Mastercard — approved"),
-        TestCard(token: "tok_chargeDeclined", name: "Declined by the bank"),
-        TestCard(token: "tok_insufficientFunds", name: "Insufficient funds — declined"),
-        TestCard(token: "tok_timeout", name: "Timeout — charged, answer lost"),
-        TestCard(token: "tok_unavailable", name: "Provider unavailable — nothing charged"),
-    ]
+    /// The sandbox provider's test cards (``CheckoutKit/SandboxCard``), the first being the
+    /// default choice.
+    public static let sandbox: [TestCard] = SandboxCard.allCases.map { TestCard(token: $0.rawValue, name: $0.name) }
 
     /// "Visa — approved (tok_visa)".
     var menuLabel: String { "\(name) (\(token))" }
