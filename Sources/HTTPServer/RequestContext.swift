@@ -20,6 +20,9 @@ public struct Parameters: Sendable, Equatable {
     /// The number of parameters.
     public var count: Int { pairs.count }
 
+    /// The values, in the order of the pattern's parameters.
+    public var values: [String] { pairs.map(\.value) }
+
     /// Equal when the same names have the same values in the same order.
     public static func == (lhs: Parameters, rhs: Parameters) -> Bool {
         lhs.pairs.count == rhs.pairs.count && zip(lhs.pairs, rhs.pairs).allSatisfy { $0 == $1 }

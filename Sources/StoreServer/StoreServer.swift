@@ -91,33 +91,36 @@ public final class StoreServer: Sendable {
         let portBox = Locked(options.port)
 
         let log = options.log
-        var router = Router()
-        router.errorResponder = StoreErrorResponder.respond
-        router.errorReporter = { error, request, context in
-            log.recordUnexpectedError(
-                error, method: request.method.rawValue, route: context.route ?? request.path,
-                requestID: context.requestID)
-        }
-        router.use(CardNumberGuard())
-        CatalogRoutes(cache: catalog, images: try ProductImages.load()).register(on: &router)
-        SessionRoutes(sessions: sessions, login: login).register(on: &router)
-        BasketRoutes(sessions: sessions, baskets: baskets).register(on: &router)
+        var routes = RouteTable(sessions: sessions)
+        routes.use(CardNumberGuard())
+        CatalogRoutes(cache: catalog, images: try ProductImages.load()).register(on: &routes)
+        SessionRoutes(sessions: sessions, login: login).register(on: &routes)
+        BasketRoutes(baskets: baskets).register(on: &routes)
         let accounts = AccountService(database: database)
-        ProfileRoutes(sessions: sessions, accounts: accounts, clock: options.clock).register(on: &router)
+        ProfileRoutes(accounts: accounts, clock: options.clock).register(on: &routes)
         let checkout = CheckoutService(
             database: database, baskets: baskets, provider: options.provider, configuration: configuration,
             clock: options.clock, stockChanged: { catalog.refreshSoon() })
         self.checkout = checkout
         let orders = OrdersService(database: database)
-        CheckoutRoutes(sessions: sessions, checkout: checkout, orders: orders).register(on: &router)
+        CheckoutRoutes(checkout: checkout, orders: orders).register(on: &routes)
         WebRoutes(
             catalog: catalog, sessions: sessions, baskets: baskets, checkout: checkout, orders: orders,
             accounts: accounts, login: login, configuration: configuration, clock: options.clock
-        ).register(on: &router)
+        ).register(on: &routes)
         FakeStoreRoutes(
             cache: catalog, sessions: sessions, baskets: baskets, login: login, accounts: accounts,
             clock: options.clock, fallbackHost: { "\(options.host):\(portBox.current)" }
-        ).register(on: &router)
+        ).register(on: &routes)
+        var router = routes.router
+        let responder = StoreErrorResponder(routes: routes)
+        router.errorResponder = { error, request, context in responder.respond(to: error, request, context) }
+        router.errorReporter = { error, request, context in
+            log.recordUnexpectedError(
+                error, method: request.method.rawValue, route: context.route ?? request.path,
+                requestID: context.requestID)
+        }
+        self.routes = routes.entries
 
         var httpConfiguration = HTTPServer.Configuration()
         httpConfiguration.host = options.host
@@ -139,6 +142,8 @@ public final class StoreServer: Sendable {
         self.log = options.log
     }
 
+    /// Every route the server answers, with who may call it: what tests walk.
+    let routes: [RouteEntry]
     private let portBox: Locked<Int>
     private let refreshInterval: Duration
     private let reconciliationInterval: Duration

@@ -3,6 +3,8 @@ import StoreAPI
 import StoreTestSupport
 import Testing
 
+@testable import StoreServer
+
 /// The endpoints described in `StoreAPI` are the routes the server answers, and every error —
 /// expected, unknown route, unexpected — takes the one error path.
 @Suite("Endpoints and the error path") struct ErrorPathTests {
@@ -10,41 +12,46 @@ import Testing
     static let noRouteMessage = "No resource exists at this path."
 
     /// An empty JSON object for the methods that carry a body.
-    static func body(for endpoint: AnyEndpoint) -> String? {
-        endpoint.method == "GET" || endpoint.method == "DELETE" ? nil : "{}"
+    static func body(for route: RouteEntry) -> String? {
+        route.method == .get || route.method == .delete ? nil : "{}"
     }
 
-    /// Every described endpoint is routed: with made-up parameters it may answer "no such
+    /// A path for the route's pattern, with `1` for its parameter.
+    static func path(for route: RouteEntry) -> String {
+        route.pattern.replacingOccurrences(of: #"\{[a-z_]+\}"#, with: "1", options: .regularExpression)
+    }
+
+    /// Every route in the table is routed: with made-up parameters it may answer "no such
     /// product", but never "no such route" or "wrong method".
     @Test(arguments: Backend.allCases)
-    func everyDescribedEndpointIsRouted(backend: Backend) async throws {
+    func everyRouteIsRouted(backend: Backend) async throws {
         try await TestStore.with(backend) { store in
             let token = try await store.newSession()
-            for endpoint in Endpoints.all + FakeStoreEndpoints.all {
-                let path = endpoint.pattern.replacingOccurrences(
-                    of: #"\{[a-z]+\}"#, with: "1", options: .regularExpression)
-                let reply = try await store.send(endpoint.method, path, token: token, json: Self.body(for: endpoint))
-                #expect(reply.status != 405, "\(endpoint)")
-                #expect(!reply.text.contains(Self.noRouteMessage), "\(endpoint): \(reply.text)")
+            for route in store.server.routes where route.face == .api {
+                let reply = try await store.send(
+                    route.method.rawValue, Self.path(for: route), token: token, json: Self.body(for: route))
+                #expect(reply.status != 405, "\(route)")
+                #expect(!reply.text.contains(Self.noRouteMessage), "\(route): \(reply.text)")
             }
         }
     }
 
-    /// Every endpoint that needs a session says so with 401 and a challenge when it has none,
-    /// and only those do.
+    /// Every route for shoppers says so with 401 and a challenge when called without a session,
+    /// before its handler runs; and only those do.
     @Test(arguments: [Backend.sqlite])
-    func sessionEndpointsRequireASession(backend: Backend) async throws {
+    func shopperRoutesRequireASession(backend: Backend) async throws {
         try await TestStore.with(backend) { store in
-            for endpoint in Endpoints.all {
-                let path = endpoint.pattern.replacingOccurrences(
-                    of: #"\{[a-z]+\}"#, with: "1", options: .regularExpression)
-                let reply = try await store.send(endpoint.method, path, json: Self.body(for: endpoint))
-                if endpoint.needsSession {
-                    #expect(reply.status == 401, "\(endpoint)")
-                    #expect(reply.errorType == "unauthorized", "\(endpoint)")
-                    #expect(reply.header("WWW-Authenticate")?.hasPrefix("Bearer") == true, "\(endpoint)")
-                } else {
-                    #expect(reply.status != 401, "\(endpoint)")
+            #expect(store.server.routes.contains { $0.access == .shopper })
+            for route in store.server.routes where route.face == .api {
+                let reply = try await store.send(
+                    route.method.rawValue, Self.path(for: route), json: Self.body(for: route))
+                switch route.access {
+                case .shopper:
+                    #expect(reply.status == 401, "\(route)")
+                    #expect(reply.errorType == "unauthorized", "\(route)")
+                    #expect(reply.header("WWW-Authenticate")?.hasPrefix("Bearer") == true, "\(route)")
+                case .anyone:
+                    #expect(reply.status != 401, "\(route)")
                 }
             }
         }

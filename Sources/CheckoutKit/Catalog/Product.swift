@@ -14,9 +14,7 @@ public struct ProductID: RawRepresentable, Hashable, Sendable, Comparable {
     /// positive whole number in decimal digits, else `nil`: text that cannot name a product goes no
     /// further. The one parser of product ids from outside, for every face.
     public init?(parsing text: some StringProtocol) {
-        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-            let value = Int64(text), value > 0
-        else { return nil }
+        guard let value = Int64(positiveDecimal: text) else { return nil }
         rawValue = value
     }
 
@@ -72,4 +70,16 @@ public struct Product: Hashable, Sendable, Identifiable {
     }
 
     public var isInStock: Bool { stock > 0 }
+}
+
+extension Int64 {
+    /// The number written in `text` if it is a positive whole number in decimal digits only (no
+    /// sign, no spaces, no other digits than ASCII's), else `nil`: how the store reads the ids
+    /// that come from outside.
+    public init?(positiveDecimal text: some StringProtocol) {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+            let value = Int64(text), value > 0
+        else { return nil }
+        self = value
+    }
 }

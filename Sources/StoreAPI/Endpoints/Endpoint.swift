@@ -90,19 +90,3 @@ public struct RawBytes: Hashable, Sendable {
         self.bytes = bytes
     }
 }
-
-/// An endpoint with its types forgotten, to list them all.
-public struct AnyEndpoint: Sendable, Hashable, CustomStringConvertible {
-    public let method: String
-    public let pattern: String
-    /// Whether it needs a session.
-    public let needsSession: Bool
-
-    public init<Body, Answer>(_ endpoint: Endpoint<Body, Answer>) {
-        method = endpoint.method.rawValue
-        pattern = endpoint.pattern
-        needsSession = endpoint.access == .session
-    }
-
-    public var description: String { "\(method) \(pattern)" }
-}

@@ -36,13 +36,4 @@ public enum Endpoints {
     public static let orders = Endpoint<NoBody, [OrderBody]>(.get, "/api/orders", access: .session)
     public static let order = Endpoint<NoBody, OrderBody>(.get, "/api/orders/{id}", access: .session)
     public static let profile = Endpoint<NoBody, ProfileBody>(.get, "/api/profile", access: .session)
-
-    /// Every endpoint of the native API.
-    public static let all: [AnyEndpoint] = [
-        AnyEndpoint(products), AnyEndpoint(product), AnyEndpoint(categories), AnyEndpoint(categoryProducts),
-        AnyEndpoint(image), AnyEndpoint(createSession), AnyEndpoint(login), AnyEndpoint(logout),
-        AnyEndpoint(basket), AnyEndpoint(setQuantity), AnyEndpoint(removeLine), AnyEndpoint(applyPromotion),
-        AnyEndpoint(removePromotion), AnyEndpoint(checkout), AnyEndpoint(orders), AnyEndpoint(order),
-        AnyEndpoint(profile),
-    ]
 }

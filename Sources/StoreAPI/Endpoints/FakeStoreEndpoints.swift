@@ -10,9 +10,4 @@ public enum FakeStoreEndpoints {
     /// Lines into the caller's basket, or a new anonymous one (token in `X-Session-Token`).
     public static let carts = Endpoint<FakeStoreCartRequest, FakeStoreCart>(.post, "/carts")
     public static let login = Endpoint<FakeStoreLoginRequest, FakeStoreLoginResponse>(.post, "/auth/login")
-
-    public static let all: [AnyEndpoint] = [
-        AnyEndpoint(products), AnyEndpoint(product), AnyEndpoint(categories), AnyEndpoint(category),
-        AnyEndpoint(user), AnyEndpoint(carts), AnyEndpoint(login),
-    ]
 }

@@ -5,44 +5,30 @@ import StoreAPI
 /// The shopper's basket: read it, set or remove lines, apply or remove a promotion. Each change
 /// answers with the basket as it now is.
 struct BasketRoutes: Sendable {
-    let sessions: Sessions
     let baskets: BasketService
 
-    func register(on router: inout Router) {
-        router.on(Endpoints.basket, sessions.authenticated { _, _, shopper in try await basket(shopper) })
-        router.on(
-            Endpoints.setQuantity,
-            sessions.authenticated { request, context, shopper in
-                guard let id = context.parameters["product_id"].flatMap(ProductID.init(parsing:)) else {
-                    throw HTTPError.productNotFound
-                }
-                let body = try request.decodeJSON(SetQuantityRequest.self)
-                guard let quantity = Quantity(body.quantity) else { throw HTTPError.invalidQuantity() }
-                try await baskets.setQuantity(quantity, of: id, for: shopper)
-                return try await basket(shopper)
-            })
-        router.on(
-            Endpoints.removeLine,
-            sessions.authenticated { _, context, shopper in
-                guard let id = context.parameters["product_id"].flatMap(ProductID.init(parsing:)) else {
-                    throw HTTPError.productNotFound
-                }
-                try await baskets.removeLine(id, for: shopper)
-                return try await basket(shopper)
-            })
-        router.on(
-            Endpoints.applyPromotion,
-            sessions.authenticated { request, _, shopper in
-                let body = try request.decodeJSON(ApplyPromotionRequest.self)
-                try await baskets.applyPromotion(body.code, for: shopper)
-                return try await basket(shopper)
-            })
-        router.on(
-            Endpoints.removePromotion,
-            sessions.authenticated { _, _, shopper in
-                try await baskets.removePromotion(for: shopper)
-                return try await basket(shopper)
-            })
+    func register(on routes: inout RouteTable) {
+        routes.shopper(Endpoints.basket) { _, caller in try await basket(caller.shopper) }
+        routes.shopper(Endpoints.setQuantity) { request, caller in
+            let id = try caller.parameter(ProductID.self)
+            let body = try request.decodeJSON(SetQuantityRequest.self)
+            guard let quantity = Quantity(body.quantity) else { throw HTTPError.invalidQuantity() }
+            try await baskets.setQuantity(quantity, of: id, for: caller.shopper)
+            return try await basket(caller.shopper)
+        }
+        routes.shopper(Endpoints.removeLine) { _, caller in
+            try await baskets.removeLine(try caller.parameter(ProductID.self), for: caller.shopper)
+            return try await basket(caller.shopper)
+        }
+        routes.shopper(Endpoints.applyPromotion) { request, caller in
+            let body = try request.decodeJSON(ApplyPromotionRequest.self)
+            try await baskets.applyPromotion(body.code, for: caller.shopper)
+            return try await basket(caller.shopper)
+        }
+        routes.shopper(Endpoints.removePromotion) { _, caller in
+            try await baskets.removePromotion(for: caller.shopper)
+            return try await basket(caller.shopper)
+        }
     }
 
     private func basket(_ shopper: Shopper) async throws -> Response {

@@ -10,34 +10,29 @@ struct CatalogRoutes: Sendable {
     let cache: CatalogCache
     let images: [String: [UInt8]]
 
-    func register(on router: inout Router) {
-        router.on(Endpoints.products, .immediate { _, _ in json(cache.read { $0.productsJSON }) })
-        router.on(
+    func register(on routes: inout RouteTable) {
+        routes.open(Endpoints.products, .immediate { _, _ in json(cache.read { $0.productsJSON }) })
+        routes.open(
             Endpoints.product,
             .immediate { _, context in
-                guard let id = context.parameters["id"].flatMap(ProductID.init(parsing:)),
-                    let body = cache.read({ $0.productJSON[id] })
-                else {
-                    throw HTTPError.productNotFound
-                }
+                let id = try context.parameter(ProductID.self)
+                guard let body = cache.read({ $0.productJSON[id] }) else { throw HTTPError.productNotFound }
                 return json(body)
             })
-        router.on(Endpoints.categories, .immediate { _, _ in json(cache.read { $0.categoriesJSON }) })
-        router.on(
+        routes.open(Endpoints.categories, .immediate { _, _ in json(cache.read { $0.categoriesJSON }) })
+        routes.open(
             Endpoints.categoryProducts,
             .immediate { _, context in
-                guard let name = context.parameters["name"], let body = cache.read({ $0.categoryJSON[name] }) else {
-                    throw HTTPError.categoryNotFound
-                }
+                let name = try context.parameter(CategoryName.self).text
+                guard let body = cache.read({ $0.categoryJSON[name] }) else { throw HTTPError.categoryNotFound }
                 return json(body)
             })
         let tags = images.mapValues { "\"" + SHA256.hexDigest($0).prefix(16) + "\"" }
-        router.on(
+        routes.open(
             Endpoints.image,
             .immediate { request, context in
-                guard let file = context.parameters["file"], let bytes = images[file], let tag = tags[file] else {
-                    throw HTTPError.imageNotFound
-                }
+                let file = try context.parameter(ImageFileName.self).text
+                guard let bytes = images[file], let tag = tags[file] else { throw HTTPError.imageNotFound }
                 var response =
                     matches(request.headers["If-None-Match"], tag: tag)
                     ? Response(status: .notModified) : Response.bytes(bytes, contentType: "image/svg+xml")

@@ -131,13 +131,25 @@ extension IdempotencyError: HTTPErrorConvertible {
 }
 
 /// Writes the store's errors: `{"error": {"type", "message", "reason"?, "field"?}}` (never cached),
-/// with `WWW-Authenticate: Bearer` on a 401.
-enum StoreErrorResponder {
+/// with `WWW-Authenticate: Bearer` on a 401; a friendly page for the storefront's addresses.
+struct StoreErrorResponder: Sendable {
+    /// The face of each route pattern.
+    private let faces: [String: Face]
+    /// The first path segments of the API's routes, for paths no route matched.
+    private let apiFirstSegments: Set<Substring>
+
+    init(routes: RouteTable) {
+        var faces: [String: Face] = [:]
+        for entry in routes.entries { faces[entry.pattern] = entry.face }
+        self.faces = faces
+        apiFirstSegments = routes.apiFirstSegments
+    }
+
     /// The API's JSON error, or for the storefront's addresses a friendly page in the store's layout.
-    static func respond(to error: HTTPError, _ request: Request, _ context: RequestContext) -> Response {
-        if isPage(request.path) { return page(for: error) }
+    func respond(to error: HTTPError, _ request: Request, _ context: RequestContext) -> Response {
+        if face(of: request, context) == .storefront { return Self.page(for: error) }
         var response = Response.bytes(
-            jsonBody(of: error), contentType: "application/json; charset=utf-8", status: error.status)
+            Self.jsonBody(of: error), contentType: "application/json; charset=utf-8", status: error.status)
         response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
         if error.status == .unauthorized, !error.headers.contains("WWW-Authenticate") {
             response.headers.replaceOrAdd(name: "WWW-Authenticate", value: "Bearer")
@@ -145,13 +157,13 @@ enum StoreErrorResponder {
         return response
     }
 
-    /// Whether `path` is one of the storefront's (an HTML page or form), not the API's, the
-    /// Fake-Store routes' or an image.
-    static func isPage(_ path: String) -> Bool {
-        for prefix in ["/api/", "/images/", "/products", "/users/", "/carts", "/auth/"] where path.hasPrefix(prefix) {
-            return false
-        }
-        return path != "/api"
+    /// The face a request is answered by: its route's, or when none matched, the API's for a path
+    /// under one of the API's first segments (`/api/…`, `/images/…`, the Fake-Store routes'), else
+    /// the storefront's.
+    func face(of request: Request, _ context: RequestContext) -> Face {
+        if let route = context.route, let face = faces[route] { return face }
+        let first = request.path.split(separator: "/", maxSplits: 1).first ?? ""
+        return apiFirstSegments.contains(first) ? .api : .storefront
     }
 
     /// The error page for `error`: not found, an expired form, a refused card number, too many

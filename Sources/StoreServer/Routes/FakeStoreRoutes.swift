@@ -18,40 +18,39 @@ struct FakeStoreRoutes: Sendable {
     /// The host used for image URLs when a request's `Host` header is missing or unusable.
     let fallbackHost: @Sendable () -> String
 
-    func register(on router: inout Router) {
-        router.on(
+    func register(on routes: inout RouteTable) {
+        routes.open(
             FakeStoreEndpoints.products,
             .immediate { request, _ in json(try documents(for: request).products) })
-        router.on(
+        routes.open(
             FakeStoreEndpoints.categories,
             .immediate { _, _ in json(cache.read { $0.categoriesJSON }) })
-        router.on(
+        routes.open(
             FakeStoreEndpoints.category,
             .immediate { request, context in
                 // That API answers an unknown category with an empty list.
-                json(try documents(for: request).category[context.parameters["name"] ?? ""] ?? CatalogCache.emptyList)
+                let name = (try? context.parameter(CategoryName.self))?.text ?? ""
+                return json(try documents(for: request).category[name] ?? CatalogCache.emptyList)
             })
-        router.on(
+        routes.open(
             FakeStoreEndpoints.product,
             .immediate { request, context in
-                guard let id = context.parameters["id"].flatMap(ProductID.init(parsing:)),
-                    let body = try documents(for: request).product[id]
-                else { throw HTTPError.productNotFound }
+                let id = try context.parameter(ProductID.self)
+                guard let body = try documents(for: request).product[id] else { throw HTTPError.productNotFound }
                 return json(body)
             })
-        router.on(FakeStoreEndpoints.login) { request, _ in
+        routes.open(FakeStoreEndpoints.login) { request, _ in
             let body = try request.decodeJSON(FakeStoreLoginRequest.self)
             let customer = try await login.authenticate(
                 email: body.username, password: body.password, address: request.clientAddress)
             let token = try await sessions.createForCustomer(customer.id, previous: nil)
             return try respond(FakeStoreLoginResponse(token: token.text))
         }
-        router.on(FakeStoreEndpoints.user) { request, context in
+        routes.open(FakeStoreEndpoints.user) { request, context in
             // The demo customers to anyone (the product-list app reads /users/1 with no token), every
             // other customer only to themselves; anyone else's is "not found".
             let viewer = try await sessions.shopper(for: request)
-            guard let id = context.parameters["id"].flatMap({ Int64($0) }),
-                let customer = try await accounts.customer(CustomerID(rawValue: id), seenBy: viewer)
+            guard let customer = try await accounts.customer(try context.parameter(CustomerID.self), seenBy: viewer)
             else { throw HTTPError.userNotFound }
             var response = try respond(
                 FakeStoreUser(
@@ -60,7 +59,7 @@ struct FakeStoreRoutes: Sendable {
             if viewer != nil { response.headers.replaceOrAdd(name: "Vary", value: "Authorization") }
             return response
         }
-        router.on(FakeStoreEndpoints.carts) { request, _ in try await postCart(request) }
+        routes.open(FakeStoreEndpoints.carts) { request, _ in try await postCart(request) }
     }
 
     /// The most lines one cart may hold (the catalog has far fewer products).

@@ -6,12 +6,12 @@ struct SessionRoutes: Sendable {
     let sessions: Sessions
     let login: Login
 
-    func register(on router: inout Router) {
-        router.on(Endpoints.createSession) { request, _ in
+    func register(on routes: inout RouteTable) {
+        routes.open(Endpoints.createSession) { request, _ in
             let token = try await sessions.createAnonymous(from: request.clientAddress)
             return try respond(SessionResponse(token: token.text), status: .created)
         }
-        router.on(Endpoints.login) { request, _ in
+        routes.open(Endpoints.login) { request, _ in
             let body = try request.decodeJSON(LoginRequest.self)
             let customer = try await login.authenticate(
                 email: body.email, password: body.password, address: request.clientAddress)
@@ -29,12 +29,10 @@ struct SessionRoutes: Sendable {
                     customer: CustomerBody(
                         email: customer.email, firstName: customer.firstName, lastName: customer.lastName)))
         }
-        router.on(
-            Endpoints.logout,
-            sessions.authenticated { request, _, _ in
-                try await sessions.end(request)
-                return Response(status: .noContent)
-            })
+        routes.shopper(Endpoints.logout) { request, _ in
+            try await sessions.end(request)
+            return Response(status: .noContent)
+        }
     }
 }
 

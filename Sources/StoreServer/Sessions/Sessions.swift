@@ -86,18 +86,6 @@ struct Sessions: Sendable {
         guard let token = Self.bearerToken(of: request) else { return }
         try await end(token)
     }
-
-    /// Wraps a handler that needs a shopper: without a valid bearer token the answer is 401.
-    func authenticated(
-        _ handler: @escaping @Sendable (Request, RequestContext, Shopper) async throws -> Response
-    ) -> Router.Handler {
-        { request, context in
-            guard let shopper = try await shopper(for: request) else { throw HTTPError.unauthorized }
-            var response = try await handler(request, context, shopper)
-            response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
-            return response
-        }
-    }
 }
 
 /// Sessions seen in the last few seconds, by token hash.

@@ -25,29 +25,29 @@ struct WebRoutes: Sendable {
     /// The catalog page of a visitor without a session, rendered once per catalog snapshot.
     let anonymousCatalog = AnonymousCatalogPage()
 
-    func register(on router: inout Router) {
-        router.get(StorePaths.stylesheet, .immediate { _, _ in Response(prepared: Self.stylesheet) })
-        router.get(
-            StorePaths.catalog,
+    func register(on routes: inout RouteTable) {
+        routes.page(.get, StorePaths.stylesheet, .immediate { _, _ in Response(prepared: Self.stylesheet) })
+        routes.page(
+            .get, StorePaths.catalog,
             .immediateOrAsync(
                 { request, _ in anonymousCatalogPage(request) }, { request, _ in try await catalogPage(request) }))
-        router.get("/product/{id}") { request, context in try await productPage(request, context) }
-        router.get(StorePaths.basket) { request, _ in try await basketPage(request) }
-        router.get(StorePaths.checkout) { request, _ in try await checkoutPage(request) }
-        router.get(StorePaths.checkoutReview) { request, _ in try await reviewPage(request) }
-        router.get(StorePaths.orders) { request, _ in try await ordersPage(request) }
-        router.get("/orders/{id}") { request, context in try await receiptPage(request, context) }
-        router.get(StorePaths.login) { request, _ in try await loginPage(request) }
-        router.get(StorePaths.profile) { request, _ in try await profilePage(request) }
+        routes.page(.get, StorePaths.productPattern) { request, context in try await productPage(request, context) }
+        routes.page(.get, StorePaths.basket) { request, _ in try await basketPage(request) }
+        routes.page(.get, StorePaths.checkout) { request, _ in try await checkoutPage(request) }
+        routes.page(.get, StorePaths.checkoutReview) { request, _ in try await reviewPage(request) }
+        routes.page(.get, StorePaths.orders) { request, _ in try await ordersPage(request) }
+        routes.page(.get, StorePaths.orderPattern) { request, context in try await receiptPage(request, context) }
+        routes.page(.get, StorePaths.login) { request, _ in try await loginPage(request) }
+        routes.page(.get, StorePaths.profile) { request, _ in try await profilePage(request) }
 
-        router.post(StorePaths.basketItems, form(addToBasket))
-        router.post("/basket/items/{id}", form(updateLine))
-        router.post("/basket/items/{id}/remove", form(removeLine))
-        router.post(StorePaths.promotion, form(applyPromotion))
-        router.post(StorePaths.removePromotion, form(removePromotion))
-        router.post(StorePaths.pay, form(pay))
-        router.post(StorePaths.login, form(logIn))
-        router.post(StorePaths.logout, form(logOut))
+        routes.page(.post, StorePaths.basketItems, form(addToBasket))
+        routes.page(.post, StorePaths.basketItemPattern, form(updateLine))
+        routes.page(.post, StorePaths.removeBasketItemPattern, form(removeLine))
+        routes.page(.post, StorePaths.promotion, form(applyPromotion))
+        routes.page(.post, StorePaths.removePromotion, form(removePromotion))
+        routes.page(.post, StorePaths.pay, form(pay))
+        routes.page(.post, StorePaths.login, form(logIn))
+        routes.page(.post, StorePaths.logout, form(logOut))
     }
 
     static let stylesheet = PreparedResponse(
@@ -85,7 +85,7 @@ struct WebRoutes: Sendable {
 
     private func productPage(_ request: Request, _ context: RequestContext) async throws -> Response {
         let visit = try await visit(request)
-        guard let id = context.parameters["id"].flatMap(ProductID.init(parsing:)),
+        guard let id = try? context.parameter(ProductID.self),
             let product = catalog.read({ $0.products.first { $0.id == id } })
         else { return visit.notFound() }
         let inBasket = visit.basket?.lines.first { $0.productID == id }?.quantity.value ?? 0
@@ -159,7 +159,7 @@ struct WebRoutes: Sendable {
 
     private func receiptPage(_ request: Request, _ context: RequestContext) async throws -> Response {
         let visit = try await visit(request)
-        guard let shopper = visit.shopper, let id = context.parameters["id"].flatMap(OrderID.init(parsing:)),
+        guard let shopper = visit.shopper, let id = try? context.parameter(OrderID.self),
             let order = try await orders.order(id, of: shopper)
         else { return visit.notFound() }
         return visit.respond(StorePages.receipt(OrderReceipt(order), context: visit.context))
@@ -201,9 +201,7 @@ struct WebRoutes: Sendable {
     }
 
     private func updateLine(_ form: FormVisit) async throws -> Response {
-        guard let id = form.parameters["id"].flatMap(ProductID.init(parsing:)) else {
-            throw HTTPError.productNotFound
-        }
+        let id = try form.parameter(ProductID.self)
         guard let quantity = form.value(FormFields.quantity).flatMap({ Int($0) }).flatMap(Quantity.init) else {
             return form.redirect(StorePaths.basket, .updated(id))
         }
@@ -224,9 +222,7 @@ struct WebRoutes: Sendable {
     }
 
     private func removeLine(_ form: FormVisit) async throws -> Response {
-        guard let id = form.parameters["id"].flatMap(ProductID.init(parsing:)) else {
-            throw HTTPError.productNotFound
-        }
+        let id = try form.parameter(ProductID.self)
         try await baskets.removeLine(id, for: form.shopper)
         return form.redirect(StorePaths.basket, .removed(id))
     }
@@ -383,7 +379,7 @@ struct WebRoutes: Sendable {
             }
             var response = try await handler(
                 FormVisit(
-                    request: request, parameters: context.parameters, fields: fields, token: token, shopper: shopper))
+                    request: request, route: context, fields: fields, token: token, shopper: shopper))
             // A form that replaced the session (logging in or out) has set its own cookie: the
             // browser keeps the last of two, so the new visitor's session must not follow it.
             if newSession && !response.setsCookie(named: WebSessions.sessionCookie) {
@@ -549,12 +545,17 @@ struct Visit: Sendable {
 /// A form request that passed its checks: the fields, and the shopper it acts for.
 struct FormVisit: Sendable {
     let request: Request
-    let parameters: Parameters
+    let route: RequestContext
     let fields: [String: String]
     let token: SecretToken
     let shopper: Shopper
 
     func value(_ name: String) -> String? { fields[name] }
+
+    /// The form's path parameter, typed (the product whose line it changes).
+    func parameter<Value: PathParameter>(_ type: Value.Type = Value.self) throws(HTTPError) -> Value {
+        try route.parameter(type)
+    }
 
     /// The 303 to `location`, with `status` for the page there.
     func redirect(_ location: String, _ status: WebStatus?) -> Response {

@@ -45,14 +45,29 @@ public enum StorePaths {
     /// The one stylesheet every page links to; its text is ``StoreStylesheet/css``.
     public static let stylesheet = "/static/store.css"
 
-    /// The route pattern of a product's page, for the server's router: `/product/{id}`.
+    // The route patterns of the pages and forms with a parameter, for the server's router; the
+    // paths below are made from them.
+    /// A product's page: `/product/{id}`.
     public static let productPattern = "/product/{id}"
+    /// A basket line's quantity form: `/basket/items/{id}`.
+    public static let basketItemPattern = "/basket/items/{id}"
+    /// A basket line's remove form: `/basket/items/{id}/remove`.
+    public static let removeBasketItemPattern = "/basket/items/{id}/remove"
+    /// A receipt: `/orders/{id}`.
+    public static let orderPattern = "/orders/{id}"
 
     /// A product's page: `/product/7`.
-    public static func product(_ id: ProductID) -> String { "/product/\(id.rawValue)" }
-    public static func basketItem(_ id: ProductID) -> String { "/basket/items/\(id.rawValue)" }
-    public static func removeBasketItem(_ id: ProductID) -> String { "/basket/items/\(id.rawValue)/remove" }
-    public static func order(_ id: String) -> String { "/orders/" + QueryString.escape(id) }
+    public static func product(_ id: ProductID) -> String { filling(productPattern, with: String(id.rawValue)) }
+    public static func basketItem(_ id: ProductID) -> String { filling(basketItemPattern, with: String(id.rawValue)) }
+    public static func removeBasketItem(_ id: ProductID) -> String {
+        filling(removeBasketItemPattern, with: String(id.rawValue))
+    }
+    public static func order(_ id: String) -> String { filling(orderPattern, with: QueryString.escape(id)) }
+
+    /// `pattern` with its one `{parameter}` replaced by `segment` (already escaped).
+    static func filling(_ pattern: String, with segment: String) -> String {
+        pattern.replacingOccurrences(of: "{id}", with: segment)
+    }
 
     /// The checkout page with `method` (and for a card, `card`) chosen again.
     public static func checkout(method: PaymentMethod.Kind, card: String?) -> String {

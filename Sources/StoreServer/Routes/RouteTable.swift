@@ -1,0 +1,183 @@
+import CheckoutKit
+import HTTPServer
+import StoreAPI
+import StoreDatabase
+
+/// Who may call a route. The route table checks it before the handler runs, and the handler is
+/// given what the check established: a handler can only be registered for the access its
+/// endpoint declares.
+enum Access: Hashable, Sendable, CustomStringConvertible {
+    /// Anyone (a handler may still look for an optional session of its own).
+    case anyone
+    /// A shopper with a session: `Authorization: Bearer <token>`, 401 without.
+    case shopper
+
+    var description: String {
+        switch self {
+        case .anyone: "anyone"
+        case .shopper: "shopper"
+        }
+    }
+}
+
+/// Which of the store's faces a route belongs to, which decides how its errors are written: JSON
+/// for the API (and the Fake-Store routes and images), a page in the store's layout for the
+/// storefront.
+enum Face: Hashable, Sendable {
+    case api
+    case storefront
+}
+
+/// A route as registered: the list every test that walks "all routes" reads.
+struct RouteEntry: Hashable, Sendable, CustomStringConvertible {
+    let method: HTTPMethod
+    let pattern: String
+    let access: Access
+    let face: Face
+
+    var description: String { "\(method.rawValue) \(pattern)" }
+}
+
+/// What a shopper's handler is given: the request's context, and the shopper its session names.
+struct ShopperContext: Sendable {
+    let route: RequestContext
+    let shopper: Shopper
+
+    /// The route's path parameter, typed: see ``HTTPServer/RequestContext/parameter(_:)``.
+    func parameter<Value: PathParameter>(_ type: Value.Type = Value.self) throws(HTTPError) -> Value {
+        try route.parameter(type)
+    }
+}
+
+/// A value a route reads from its path, such as the product in `/api/products/{id}`, and the
+/// "not found" it answers when the segment cannot name one.
+protocol PathParameter: Sendable {
+    init?(pathSegment: String)
+    static var notFound: HTTPError { get }
+}
+
+extension ProductID: PathParameter {
+    init?(pathSegment: String) { self.init(parsing: pathSegment) }
+    static var notFound: HTTPError { .productNotFound }
+}
+
+extension OrderID: PathParameter {
+    init?(pathSegment: String) { self.init(parsing: pathSegment) }
+    static var notFound: HTTPError { .orderNotFound }
+}
+
+extension CustomerID: PathParameter {
+    init?(pathSegment: String) {
+        guard let id = Int64(positiveDecimal: pathSegment) else { return nil }
+        self.init(rawValue: id)
+    }
+    static var notFound: HTTPError { .userNotFound }
+}
+
+/// A category as a path names it (`/api/categories/{name}/products`).
+struct CategoryName: PathParameter {
+    let text: String
+    init?(pathSegment: String) {
+        guard !pathSegment.isEmpty else { return nil }
+        text = pathSegment
+    }
+    static var notFound: HTTPError { .categoryNotFound }
+}
+
+/// An image file as a path names it (`/images/{file}`).
+struct ImageFileName: PathParameter {
+    let text: String
+    init?(pathSegment: String) {
+        guard !pathSegment.isEmpty else { return nil }
+        text = pathSegment
+    }
+    static var notFound: HTTPError { .imageNotFound }
+}
+
+extension RequestContext {
+    /// The matched route's one path parameter, read as `Value`, or `Value`'s "not found" when the
+    /// segment cannot name one. Every route of the store has at most one parameter, so it is read
+    /// by type, never by a name written again beside the pattern.
+    func parameter<Value: PathParameter>(_ type: Value.Type = Value.self) throws(HTTPError) -> Value {
+        guard parameters.count == 1, let value = parameters.values.first.flatMap(Value.init(pathSegment:)) else {
+            throw Value.notFound
+        }
+        return value
+    }
+}
+
+/// The store's routes, registered through the endpoints that describe them: each with the access
+/// its endpoint declares, enforced here before its handler runs, and each recorded in ``entries``.
+struct RouteTable {
+    private(set) var router = Router()
+    private(set) var entries: [RouteEntry] = []
+    let sessions: Sessions
+
+    init(sessions: Sessions) {
+        self.sessions = sessions
+    }
+
+    /// An endpoint anyone may call.
+    mutating func open<Body, Answer>(_ endpoint: Endpoint<Body, Answer>, _ handler: RouteHandler) {
+        precondition(endpoint.access == .open, "\(endpoint) needs a session: register a shopper's handler")
+        register(HTTPMethod(rawValue: endpoint.method.rawValue), endpoint.pattern, .anyone, .api, handler)
+    }
+
+    /// An endpoint anyone may call, answered asynchronously.
+    mutating func open<Body, Answer>(
+        _ endpoint: Endpoint<Body, Answer>,
+        _ handler: @escaping @Sendable (Request, RequestContext) async throws -> Response
+    ) {
+        open(endpoint, .async(handler))
+    }
+
+    /// An endpoint for a shopper with a session: without a valid bearer token the answer is 401
+    /// before the handler runs; with one, the handler is given the shopper. Its answers are never
+    /// stored by caches.
+    mutating func shopper<Body, Answer>(
+        _ endpoint: Endpoint<Body, Answer>,
+        _ handler: @escaping @Sendable (Request, ShopperContext) async throws -> Response
+    ) {
+        precondition(endpoint.access == .session, "\(endpoint) is open to anyone: register an open handler")
+        let sessions = self.sessions
+        register(
+            HTTPMethod(rawValue: endpoint.method.rawValue), endpoint.pattern, .shopper, .api,
+            .async { request, context in
+                guard let shopper = try await sessions.shopper(for: request) else { throw HTTPError.unauthorized }
+                var response = try await handler(request, ShopperContext(route: context, shopper: shopper))
+                response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+                return response
+            })
+    }
+
+    /// A storefront page or form: anyone may ask for it (its forms check their own CSRF token or
+    /// origin), and its errors are pages.
+    mutating func page(_ method: HTTPMethod, _ pattern: String, _ handler: RouteHandler) {
+        register(method, pattern, .anyone, .storefront, handler)
+    }
+
+    /// A storefront page or form answered asynchronously.
+    mutating func page(
+        _ method: HTTPMethod, _ pattern: String,
+        _ handler: @escaping @Sendable (Request, RequestContext) async throws -> Response
+    ) {
+        page(method, pattern, .async(handler))
+    }
+
+    mutating func use(_ middleware: some Middleware) {
+        router.use(middleware)
+    }
+
+    private mutating func register(
+        _ method: HTTPMethod, _ pattern: String, _ access: Access, _ face: Face, _ handler: RouteHandler
+    ) {
+        router.on(method, pattern, handler)
+        entries.append(RouteEntry(method: method, pattern: pattern, access: access, face: face))
+    }
+
+    /// The first path segments of the API's routes (`api`, `images`, `products`…): a path that
+    /// begins with one is the API's even when no route matches it, and gets a JSON error.
+    var apiFirstSegments: Set<Substring> {
+        Set(entries.filter { $0.face == .api }.compactMap { $0.pattern.split(separator: "/").first })
+    }
+}
