@@ -53,12 +53,20 @@ let package = Package(
         // A small HTTP/1.1 server over libmicrohttpd: requests, responses, routing, middleware.
         // Knows nothing of the store; nothing above it sees a C type.
         .target(name: "HTTPServer", dependencies: ["Concurrency", "CMicroHTTPD"], swiftSettings: strictSwift),
-        // The store server: routes, sessions, baskets, checkout, over HTTPServer and StoreDatabase.
+        // The store's use cases — catalog, sessions and login, baskets, checkout, orders — over
+        // StoreDatabase and the payment provider: domain values in and out, domain errors thrown.
+        // Imports no HTTP and no wire format.
+        .target(
+            name: "StoreServices",
+            dependencies: ["CheckoutKit", "StoreDatabase", "StoreCrypto", "PaymentProvider", "Concurrency"],
+            swiftSettings: strictSwift),
+        // The store server: its faces (the JSON API, the Fake-Store routes, the storefront) over the
+        // services, on HTTPServer.
         .target(
             name: "StoreServer",
             dependencies: [
                 "CheckoutKit", "StoreAPI", "StoreDatabase", "StoreCrypto", "HTTPServer", "PaymentProvider",
-                "Concurrency", "HTML", "StoreViews",
+                "Concurrency", "HTML", "StoreViews", "StoreServices",
             ],
             swiftSettings: strictSwift),
         // The payment provider port and the sandbox provider with its own durable ledger.
@@ -68,8 +76,8 @@ let package = Package(
         .executableTarget(
             name: "store",
             dependencies: [
-                "StoreServer", "StoreDatabase", "PaymentProvider", "Concurrency", "StoreShop", "StoreClient",
-                "StoreFeatures",
+                "StoreServer", "StoreServices", "StoreDatabase", "PaymentProvider", "Concurrency", "StoreShop",
+                "StoreClient", "StoreFeatures",
             ],
             swiftSettings: strictSwift
         ),
@@ -118,7 +126,7 @@ let package = Package(
         // A real store on a loopback port, for the server's and the client's end-to-end suites.
         .target(
             name: "StoreServerTestSupport",
-            dependencies: ["StoreServer", "StoreDatabase", "PaymentProvider", "StoreTestSupport"],
+            dependencies: ["StoreServer", "StoreServices", "StoreDatabase", "PaymentProvider", "StoreTestSupport"],
             path: "Tests/StoreServerTestSupport", swiftSettings: strictSwift),
         .testTarget(
             name: "StoreDatabaseTests",
@@ -128,8 +136,8 @@ let package = Package(
         .testTarget(
             name: "StoreServerTests",
             dependencies: [
-                "StoreServer", "StoreDatabase", "StoreAPI", "CheckoutKit", "StoreCrypto", "PaymentProvider",
-                "StoreTestSupport", "StoreServerTestSupport",
+                "StoreServer", "StoreServices", "StoreDatabase", "StoreAPI", "CheckoutKit", "StoreCrypto",
+                "PaymentProvider", "StoreTestSupport", "StoreServerTestSupport",
             ],
             swiftSettings: strictSwift),
         .testTarget(name: "StoreCryptoTests", dependencies: ["StoreCrypto"], swiftSettings: strictSwift),
@@ -137,7 +145,7 @@ let package = Package(
             name: "StoreClientTests",
             dependencies: [
                 "StoreClient", "StoreClientInProcess", "StoreFeatures", "StoreAPI", "CheckoutKit", "StoreServer",
-                "StoreDatabase", "PaymentProvider", "HTTPServer", "Concurrency", "StoreTestSupport",
+                "StoreServices", "StoreDatabase", "PaymentProvider", "HTTPServer", "Concurrency", "StoreTestSupport",
                 "StoreServerTestSupport",
             ],
             swiftSettings: strictSwift),

@@ -5,6 +5,7 @@ import HTTPServer
 import PaymentProvider
 import StoreCrypto
 import StoreDatabase
+import StoreServices
 
 /// The store as a running HTTP server: the JSON API, the Fake-Store-compatible routes and the
 /// product images, over one database.
@@ -64,14 +65,15 @@ public final class StoreServer: Sendable {
     private let server: HTTPServer
     /// The routes, also answered in process by ``respond(to:context:)``.
     private let router: Router
-    private let catalog: CatalogCache
+    private let catalog: Catalog
     private let refresher = Locked<[Task<Void, Never>]>([])
 
     /// Builds the server over an open, migrated `database`. Call ``start()`` to accept connections.
     public init(database: StoreDatabase, options: Options) async throws {
         self.database = database
         let configuration = options.configuration
-        let catalog = CatalogCache(database: database)
+        let catalog = Catalog(database: database)
+        let documents = try CatalogCache(catalog: catalog)
         try await catalog.refresh()
         self.catalog = catalog
         let sessions = Sessions(
@@ -93,14 +95,14 @@ public final class StoreServer: Sendable {
         let log = options.log
         var routes = RouteTable(sessions: sessions)
         routes.use(CardNumberGuard())
-        CatalogRoutes(cache: catalog, images: try ProductImages.load()).register(on: &routes)
+        CatalogRoutes(cache: documents, images: try ProductImages.load()).register(on: &routes)
         SessionRoutes(sessions: sessions, login: login).register(on: &routes)
         BasketRoutes(baskets: baskets).register(on: &routes)
         let accounts = AccountService(database: database)
         ProfileRoutes(accounts: accounts, clock: options.clock).register(on: &routes)
         let checkout = CheckoutService(
-            database: database, baskets: baskets, provider: options.provider, configuration: configuration,
-            clock: options.clock, stockChanged: { catalog.refreshSoon() })
+            database: database, baskets: baskets, provider: options.provider, answers: APICheckoutAnswers(),
+            configuration: configuration, clock: options.clock, stockChanged: { catalog.refreshSoon() })
         self.checkout = checkout
         let orders = OrdersService(database: database)
         CheckoutRoutes(checkout: checkout, orders: orders).register(on: &routes)
@@ -109,7 +111,7 @@ public final class StoreServer: Sendable {
             accounts: accounts, login: login, configuration: configuration, clock: options.clock
         ).register(on: &routes)
         FakeStoreRoutes(
-            cache: catalog, sessions: sessions, baskets: baskets, login: login, accounts: accounts,
+            cache: documents, sessions: sessions, baskets: baskets, login: login, accounts: accounts,
             clock: options.clock, fallbackHost: { "\(options.host):\(portBox.current)" }
         ).register(on: &routes)
         var router = routes.router

@@ -1,6 +1,7 @@
 import CheckoutKit
 import StoreAPI
 import StoreClient
+import StoreServices
 import Testing
 
 /// The status-to-case table of `StoreClientError`, answer by answer, without a network.

@@ -3,6 +3,7 @@ import Foundation
 import StoreAPI
 import StoreClient
 import StoreServer
+import StoreServices
 import Testing
 
 /// Each error a real store answers, as the live client maps it (docs/BEHAVIOUR.md §9.2, §10).

@@ -104,7 +104,8 @@ func timesUsed(_ database: StoreDatabase, _ code: String) async throws -> Int {
             #expect(try await database.orders.orders(for: shopper).map(\.id) == [order.id])
             // A failure recorded after the payment changes nothing either.
             _ = try await database.payments.recordFailed(
-                record, response: StoredResponse(status: 402, body: "x"), event: nil, now: testNow)
+                record, reason: .cardDeclined, response: StoredResponse(status: 402, body: "x"), event: nil,
+                now: testNow)
             #expect(try await stock(database, 2) == 80 - 1)
         }
     }
@@ -123,9 +124,11 @@ func timesUsed(_ database: StoreDatabase, _ code: String) async throws -> Int {
             #expect(try await stock(database, 11) == before - 2)
             #expect(try await timesUsed(database, "RUN10") == 1)
             let failed = try await database.payments.recordFailed(
-                record, response: StoredResponse(status: 402, body: "declined"),
+                record, reason: .insufficientFunds, response: StoredResponse(status: 402, body: "declined"),
                 event: .paymentFinished(method: .card, succeeded: false), now: testNow)
             #expect(failed.state == .failed)
+            #expect(failed.declineReason == .insufficientFunds)
+            #expect(try await database.payments.attempt(id: record.id)?.declineReason == .insufficientFunds)
             #expect(try await stock(database, 11) == before)
             #expect(try await timesUsed(database, "RUN10") == 0)
             #expect(try await database.baskets.basket(for: shopper).lines.count == 1)  // the basket is kept
@@ -196,7 +199,8 @@ func timesUsed(_ database: StoreDatabase, _ code: String) async throws -> Int {
                 return
             }
             _ = try await database.payments.recordFailed(
-                record, response: StoredResponse(status: 402, body: "{}"), event: nil, now: testNow)
+                record, reason: .cardDeclined, response: StoredResponse(status: 402, body: "{}"), event: nil,
+                now: testNow)
             let paid = try await placeOrder(database, try await makeAttempt(database, shopper: shopper, key: "paid"))
             let housekeeping = database.housekeeping
             #expect(

@@ -2,6 +2,7 @@ import Foundation
 import PaymentProvider
 import StoreDatabase
 import StoreServer
+import StoreServices
 import StoreTestSupport
 
 /// A real store on a loopback port, as `store serve` runs it: a migrated and seeded database, the

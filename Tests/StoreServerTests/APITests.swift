@@ -3,6 +3,7 @@ import Foundation
 import StoreAPI
 import StoreCrypto
 import StoreDatabase
+import StoreServices
 import StoreTestSupport
 import Testing
 

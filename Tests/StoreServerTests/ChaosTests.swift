@@ -3,6 +3,7 @@ import Foundation
 import StoreAPI
 import StoreDatabase
 import StoreSQL
+import StoreServices
 import Testing
 
 #if canImport(FoundationNetworking)

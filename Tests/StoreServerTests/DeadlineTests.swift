@@ -1,5 +1,6 @@
 import Foundation
 import PaymentProvider
+import StoreServices
 import Testing
 
 @testable import StoreServer

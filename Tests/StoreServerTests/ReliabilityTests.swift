@@ -3,6 +3,7 @@ import Foundation
 import StoreAPI
 import StoreDatabase
 import StoreServer
+import StoreServices
 import StoreTestSupport
 import Testing
 

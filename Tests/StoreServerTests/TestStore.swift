@@ -6,6 +6,7 @@ import StoreCrypto
 import StoreDatabase
 import StoreServer
 import StoreServerTestSupport
+import StoreServices
 import StoreTestSupport
 import Testing
 

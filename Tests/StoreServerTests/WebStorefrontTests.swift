@@ -3,6 +3,7 @@ import Foundation
 import StoreAPI
 import StoreDatabase
 import StoreServer
+import StoreServices
 import StoreTestSupport
 import Testing
 
@@ -290,6 +291,22 @@ final class TestBrowser: @unchecked Sendable {
                 ])
             let again = try await browser.follow(declined)
             #expect(again.text.contains("The card was declined."))
+            // The same form sent again replays the decline, with its own reason.
+            _ = try await browser.get("/checkout/review?method=card&card=tok_insufficientFunds")
+            let short = try #require(
+                TestBrowser.field(
+                    "idempotency_key",
+                    in: try await browser.get("/checkout/review?method=card&card=tok_insufficientFunds").text))
+            for _ in 0..<2 {
+                let refused = try await browser.post(
+                    "/checkout/pay",
+                    [
+                        ("idempotency_key", short), ("method", "card"), ("card", "tok_insufficientFunds"),
+                        ("expected_total", "26.85"),
+                    ])
+                #expect(try await browser.follow(refused).text.contains("The card has insufficient funds."))
+            }
+            _ = try await browser.get("/checkout/review?method=card&card=tok_chargeDeclined")
             #expect(TestBrowser.field("idempotency_key", in: again.text) != key, "a declined key is spent: a new one")
             #expect(try await orderCount(store) == 0)
             #expect(try await browser.get("/basket").text.contains("Running cap"))

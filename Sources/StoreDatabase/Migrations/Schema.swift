@@ -7,7 +7,7 @@
 /// Conventions: money is integer minor units beside a currency code; instants are integer
 /// milliseconds since 1970 UTC; flags are 0/1. Secrets are stored only as hashes.
 public enum Schema {
-    public static let migrations: [Migration] = [version1, version2, version3]
+    public static let migrations: [Migration] = [version1, version2, version3, version4]
 
     static func portable(version: Int, name: String, _ sql: String) -> Migration {
         let sqlite =
@@ -220,5 +220,13 @@ public enum Schema {
         """
         CREATE INDEX shoppers_anonymous_by_age ON shoppers (created_at, id) WHERE customer_id IS NULL;
         CREATE INDEX payment_attempts_by_shopper ON payment_attempts (shopper_id);
+        """)
+
+    /// A declined attempt keeps its reason as a value of its own, beside the answer stored to
+    /// replay, so a face that shows the decline never reads it back out of another face's answer.
+    static let version4 = portable(
+        version: 4, name: "decline reasons",
+        """
+        ALTER TABLE payment_attempts ADD COLUMN decline_reason TEXT;
         """)
 }

@@ -80,6 +80,9 @@ public struct PaymentAttemptRecord: Hashable, Sendable {
     public let callInFlight: ProviderCallID?
     public let response: StoredResponse?
     public let orderID: OrderID?
+    /// Why the provider declined it, for a failed attempt (`nil` for one recorded before reasons
+    /// were kept apart).
+    public let declineReason: DeclineReason?
     public let createdAt: Date
 
     /// Whether a provider call for this attempt may have charged: one whose answer was lost, or one
@@ -96,18 +99,21 @@ public struct PaymentAttemptRecord: Hashable, Sendable {
     }
 
     /// This attempt in its final state.
-    func finished(_ state: PaymentAttemptState, response: StoredResponse, orderID: OrderID?) -> PaymentAttemptRecord {
+    func finished(
+        _ state: PaymentAttemptState, response: StoredResponse, orderID: OrderID?, declineReason: DeclineReason? = nil
+    ) -> PaymentAttemptRecord {
         PaymentAttemptRecord(
             id: id, shopperID: shopperID, key: key, fingerprint: fingerprint, state: state, lines: lines,
             subtotal: subtotal, discount: discount, shipping: shipping, fee: fee, amount: amount, method: method,
             paymentToken: paymentToken, promotionCode: promotionCode, leaseExpiresAt: leaseExpiresAt,
-            answerLost: answerLost, callInFlight: nil, response: response, orderID: orderID, createdAt: createdAt)
+            answerLost: answerLost, callInFlight: nil, response: response, orderID: orderID,
+            declineReason: declineReason, createdAt: createdAt)
     }
 
     static let columns: SQLQuery = """
         id, shopper_id, idempotency_key, request_fingerprint, state, currency, subtotal_minor, discount_minor,
         shipping_minor, fee_minor, amount_minor, payment_method, payment_token, promotion_code, lease_expires_at,
-        may_have_charged, call_id, response_status, response_body, order_id, created_at
+        may_have_charged, call_id, response_status, response_body, order_id, decline_reason, created_at
         """
 
     static func read(_ row: SQLRow, lines: [OrderLine]) throws -> PaymentAttemptRecord {
@@ -131,6 +137,7 @@ public struct PaymentAttemptRecord: Hashable, Sendable {
             callInFlight: try row.decode("call_id", as: String?.self).map(ProviderCallID.init(rawValue:)),
             response: status.flatMap { status in body.map { StoredResponse(status: status, body: $0) } },
             orderID: try row.decode("order_id", as: String?.self).map(OrderID.init(rawValue:)),
+            declineReason: try row.decode("decline_reason", as: String?.self).map(DeclineReason.init(rawValue:)),
             createdAt: try row.date("created_at"))
     }
 }
@@ -154,7 +161,7 @@ extension PaymentAttemptRecord {
             shipping: quote.breakdown.shipping, fee: quote.payment.fee, amount: quote.amountDue,
             method: quote.method.kind, paymentToken: token, promotionCode: PaymentRepository.promotionUsed(by: quote),
             leaseExpiresAt: Date(unixMilliseconds: attempt.leaseExpiresAt.unixMilliseconds), answerLost: false,
-            callInFlight: attempt.call, response: nil, orderID: nil,
+            callInFlight: attempt.call, response: nil, orderID: nil, declineReason: nil,
             createdAt: Date(unixMilliseconds: now.unixMilliseconds))
     }
 }

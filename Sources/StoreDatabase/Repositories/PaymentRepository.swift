@@ -222,20 +222,24 @@ public struct PaymentRepository: Sendable {
         }
     }
 
-    /// Records a definite failure (a decline): the response to replay, the reservation given back
-    /// and the analytics event, in one transaction. Idempotent like ``recordPaid(_:order:response:event:now:)``.
+    /// Records a definite failure (a decline, and why): the response to replay, the reservation
+    /// given back and the analytics event, in one transaction. Idempotent like
+    /// ``recordPaid(_:order:response:event:now:)``.
     public func recordFailed(
-        _ attempt: PaymentAttemptRecord, response: StoredResponse, event: AnalyticsEvent?, now: Date
+        _ attempt: PaymentAttemptRecord, reason: DeclineReason, response: StoredResponse, event: AnalyticsEvent?,
+        now: Date
     ) async throws
         -> PaymentAttemptRecord
     {
         try await database.write { connection in
             guard
-                try Self.finish(attempt.id, state: .failed, response: response, orderID: nil, now: now, on: connection)
+                try Self.finish(
+                    attempt.id, state: .failed, response: response, orderID: nil, declineReason: reason, now: now,
+                    on: connection)
             else { return try Self.attempt(id: attempt.id, on: connection) ?? attempt }
             try Self.release(attempt, on: connection)
             if let event { try AnalyticsRepository.insert(event, at: now, on: connection) }
-            return attempt.finished(.failed, response: response, orderID: nil)
+            return attempt.finished(.failed, response: response, orderID: nil, declineReason: reason)
         }
     }
 
@@ -414,14 +418,15 @@ public struct PaymentRepository: Sendable {
 
     /// Moves a pending attempt to its final state; `false` when it was no longer pending.
     static func finish(
-        _ id: AttemptID, state: PaymentAttemptState, response: StoredResponse, orderID: OrderID?, now: Date,
-        on connection: any SQLConnection
+        _ id: AttemptID, state: PaymentAttemptState, response: StoredResponse, orderID: OrderID?,
+        declineReason: DeclineReason? = nil, now: Date, on connection: any SQLConnection
     ) throws -> Bool {
         try connection.execute(
             """
             UPDATE payment_attempts
             SET state = \(state.rawValue), response_status = \(response.status), response_body = \(response.body),
-                order_id = \(orderID?.rawValue), call_id = NULL, updated_at = \(now.unixMilliseconds)
+                order_id = \(orderID?.rawValue), decline_reason = \(declineReason?.rawValue), call_id = NULL,
+                updated_at = \(now.unixMilliseconds)
             WHERE id = \(id.rawValue) AND state = 'pending'
             """) == 1
     }

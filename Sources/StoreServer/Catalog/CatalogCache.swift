@@ -3,26 +3,21 @@ import Concurrency
 import Foundation
 import HTTPServer
 import StoreAPI
-import StoreDatabase
+import StoreServices
 
-/// The catalog as ready-to-send JSON, so reading it never waits on the database.
-///
-/// The snapshot is rebuilt from the database every ``StoreConfiguration/catalogRefreshInterval``
-/// (so stock sold through another server shows up within that time) and at once after this
-/// server changes stock. Readers take the current snapshot under a lock held for a pointer copy.
+/// The catalog as the API sends it: JSON documents encoded once per catalog snapshot
+/// (``StoreServices/Catalog``) and sent from the network threads without waiting on anything.
 final class CatalogCache: Sendable {
-    /// One consistent view of the catalog and its encoded documents.
-    struct Snapshot: Sendable {
-        /// Counts the snapshots made: documents derived from one can tell when it was replaced.
-        var generation = 0
-        var products: [Product] = []
-        var categories: [String] = []
+    /// The documents of one snapshot.
+    struct Documents: Sendable {
         var productsJSON = Document(Array("[]".utf8))
         var productJSON: [ProductID: Document] = [:]
         var categoriesJSON = Document(Array("[]".utf8))
         var categoryJSON: [String: Document] = [:]
         /// Fake-Store documents by the `Host` they were built for (their image URLs are absolute).
         var fakeStore: [String: FakeStoreDocuments] = [:]
+        /// The snapshot they were encoded from.
+        var snapshot = Catalog.Snapshot()
     }
 
     struct FakeStoreDocuments: Sendable {
@@ -34,94 +29,54 @@ final class CatalogCache: Sendable {
     /// `[]`, for lists with nothing in them.
     static let emptyList = Document(Array("[]".utf8))
 
-    private let database: StoreDatabase
-    private let snapshot = Locked(Snapshot())
+    private let documents = Locked(Documents())
 
-    init(database: StoreDatabase) {
-        self.database = database
-    }
-
-    var current: Snapshot { snapshot.current }
-
-    /// One value of the current snapshot, read under the lock without copying the rest of it.
-    func read<Value>(_ body: (Snapshot) -> Value) -> Value {
-        snapshot.withLock { body($0) }
-    }
-
-    /// Reads the catalog and replaces the snapshot if anything changed.
-    func refresh() async throws {
-        let products = try await database.catalog.products()
-        let categories = try await database.catalog.categories()
-        let old = snapshot.current
-        guard products != old.products || categories != old.categories else { return }
-        var fresh = try Self.build(products: products, categories: categories)
-        snapshot.withLock { current in
-            fresh.generation = current.generation + 1
-            current = fresh
+    /// Documents for `catalog`, encoded now and again for each of its snapshots.
+    init(catalog: Catalog) throws {
+        try catalog.onChange { [documents] snapshot in
+            let fresh = try Self.build(snapshot)
+            documents.withLock { $0 = fresh }
         }
     }
 
-    /// Asks for a refresh soon: changes that come close together (a burst of checkouts) are read
-    /// and encoded once, after `delay`, instead of once each.
-    func refreshSoon(after delay: Duration = .milliseconds(100)) {
-        let schedule = refreshScheduled.withLock { scheduled in
-            defer { scheduled = true }
-            return !scheduled
-        }
-        guard schedule else { return }
-        Task { [weak self] in
-            try? await Task.sleep(for: delay)
-            // Cleared before reading, so a change made during the read schedules another refresh.
-            self?.refreshScheduled.withLock { $0 = false }
-            try? await self?.refresh()
-        }
-    }
-
-    private let refreshScheduled = Locked(false)
-
-    /// Refreshes every `interval` until the task is cancelled; failures are retried next time.
-    func refreshPeriodically(every interval: Duration) -> Task<Void, Never> {
-        Task { [weak self] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
-                try? await self?.refresh()
-            }
-        }
+    /// One value of the current documents, read under the lock without copying the rest of them.
+    func read<Value>(_ body: (Documents) -> Value) -> Value {
+        documents.withLock { body($0) }
     }
 
     /// The Fake-Store documents for `host`, built on first use and kept (for a bounded set of hosts).
     func fakeStoreDocuments(host: String) throws -> FakeStoreDocuments {
-        if let documents = read({ $0.fakeStore[host] }) { return documents }
-        let current = snapshot.current
-        let documents = try Self.buildFakeStore(products: current.products, categories: current.categories, host: host)
-        snapshot.withLock { snapshot in
-            if snapshot.fakeStore.count >= 16 { snapshot.fakeStore.removeAll() }
-            if snapshot.products == current.products { snapshot.fakeStore[host] = documents }
+        if let built = read({ $0.fakeStore[host] }) { return built }
+        let snapshot = read { $0.snapshot }
+        let built = try Self.buildFakeStore(snapshot, host: host)
+        documents.withLock { documents in
+            if documents.fakeStore.count >= 16 { documents.fakeStore.removeAll() }
+            if documents.snapshot.generation == snapshot.generation { documents.fakeStore[host] = built }
+        }
+        return built
+    }
+
+    static func build(_ snapshot: Catalog.Snapshot) throws -> Documents {
+        let encoder = StoreJSON.encoder
+        var documents = Documents(snapshot: snapshot)
+        let bodies = snapshot.products.map(ProductBody.init)
+        documents.productsJSON = try Document(encoding: bodies, with: encoder)
+        for body in bodies { documents.productJSON[ProductID(body.id)] = try Document(encoding: body, with: encoder) }
+        documents.categoriesJSON = try Document(encoding: snapshot.categories, with: encoder)
+        for category in snapshot.categories {
+            documents.categoryJSON[category] = try Document(
+                encoding: bodies.filter { $0.category == category }, with: encoder)
         }
         return documents
     }
 
-    static func build(products: [Product], categories: [String]) throws -> Snapshot {
+    static func buildFakeStore(_ snapshot: Catalog.Snapshot, host: String) throws -> FakeStoreDocuments {
         let encoder = StoreJSON.encoder
-        var snapshot = Snapshot(products: products, categories: categories)
-        let bodies = products.map(ProductBody.init)
-        snapshot.productsJSON = try Document(encoding: bodies, with: encoder)
-        for body in bodies { snapshot.productJSON[ProductID(body.id)] = try Document(encoding: body, with: encoder) }
-        snapshot.categoriesJSON = try Document(encoding: categories, with: encoder)
-        for category in categories {
-            snapshot.categoryJSON[category] = try Document(
-                encoding: bodies.filter { $0.category == category }, with: encoder)
-        }
-        return snapshot
-    }
-
-    static func buildFakeStore(products: [Product], categories: [String], host: String) throws -> FakeStoreDocuments {
-        let encoder = StoreJSON.encoder
-        let bodies = products.map { FakeStoreProduct($0, imageBase: "http://\(host)") }
+        let bodies = snapshot.products.map { FakeStoreProduct($0, imageBase: "http://\(host)") }
         var documents = FakeStoreDocuments(
             products: try Document(encoding: bodies, with: encoder), product: [:], category: [:])
         for body in bodies { documents.product[ProductID(body.id)] = try Document(encoding: body, with: encoder) }
-        for category in categories {
+        for category in snapshot.categories {
             documents.category[category] = try Document(
                 encoding: bodies.filter { $0.category == category }, with: encoder)
         }

@@ -1,6 +1,7 @@
 import CheckoutKit
 import HTTPServer
 import StoreAPI
+import StoreServices
 
 /// The shopper's basket: read it, set or remove lines, apply or remove a promotion. Each change
 /// answers with the basket as it now is.

@@ -1,6 +1,8 @@
 import CheckoutKit
 import HTTPServer
 import StoreAPI
+import StoreDatabase
+import StoreServices
 
 /// `POST /api/checkout` and the shopper's orders.
 struct CheckoutRoutes: Sendable {
@@ -14,11 +16,13 @@ struct CheckoutRoutes: Sendable {
             }
             guard let key = IdempotencyKey(rawValue: header) else { throw HTTPError.invalidIdempotencyKey }
             let body = try request.decodeJSON(CheckoutRequest.self)
-            let answer = try await checkout.checkout(body, key: key, shopper: caller.shopper)
+            let result = try await checkout.checkout(
+                method: try body.validatedPaymentMethod(), expectedTotal: body.expectedTotal, key: key,
+                shopper: caller.shopper)
             var response = Response.bytes(
-                Array(answer.body.utf8), contentType: "application/json; charset=utf-8",
-                status: HTTPStatus(code: answer.status))
-            if answer.replayed { response.headers.replaceOrAdd(name: "Idempotent-Replayed", value: "true") }
+                Array(result.answer.body.utf8), contentType: "application/json; charset=utf-8",
+                status: HTTPStatus(code: result.answer.status))
+            if result.replayed { response.headers.replaceOrAdd(name: "Idempotent-Replayed", value: "true") }
             return response
         }
         routes.shopper(Endpoints.orders) { _, caller in
@@ -30,5 +34,20 @@ struct CheckoutRoutes: Sendable {
             }
             return try respond(OrderBody(order))
         }
+    }
+}
+
+/// The API's answers to a checkout, as they are sent and kept to replay: the order (201), or the
+/// decline's error (402).
+struct APICheckoutAnswers: CheckoutAnswers {
+    func paid(_ order: Order) throws -> StoredResponse {
+        StoredResponse(
+            status: 201, body: String(decoding: try StoreJSON.encoder.encode(OrderBody(order)), as: UTF8.self))
+    }
+
+    func declined(_ reason: DeclineReason) -> StoredResponse {
+        let error = CheckoutError.declined(reason).httpError
+        return StoredResponse(
+            status: error.status.code, body: String(decoding: StoreErrorResponder.jsonBody(of: error), as: UTF8.self))
     }
 }

@@ -4,6 +4,7 @@ import HTML
 import HTTPServer
 import StoreAPI
 import StoreDatabase
+import StoreServices
 import StoreViews
 
 // The route layer's half of the one error path: what each of the store's errors answers. The
@@ -72,7 +73,7 @@ extension CheckoutError: HTTPErrorConvertible {
 }
 
 extension BasketError: HTTPErrorConvertible {
-    var httpError: HTTPError {
+    package var httpError: HTTPError {
         switch self {
         case .unknownProduct: .productNotFound
         case .insufficientStock(let available): .insufficientStock(available: available)
@@ -84,7 +85,7 @@ extension BasketError: HTTPErrorConvertible {
 }
 
 extension SessionError: HTTPErrorConvertible {
-    var httpError: HTTPError {
+    package var httpError: HTTPError {
         switch self {
         case .tooManyNewShoppers(let retryAfter):
             HTTPError(
@@ -96,7 +97,7 @@ extension SessionError: HTTPErrorConvertible {
 }
 
 extension LoginError: HTTPErrorConvertible {
-    var httpError: HTTPError {
+    package var httpError: HTTPError {
         switch self {
         case .invalidEmail:
             HTTPError(
@@ -114,7 +115,7 @@ extension LoginError: HTTPErrorConvertible {
 }
 
 extension IdempotencyError: HTTPErrorConvertible {
-    var httpError: HTTPError {
+    package var httpError: HTTPError {
         switch self {
         case .mismatch(let field):
             HTTPError(

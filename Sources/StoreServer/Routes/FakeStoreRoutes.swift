@@ -4,6 +4,7 @@ import HTTPServer
 import StoreAPI
 import StoreCrypto
 import StoreDatabase
+import StoreServices
 
 /// The Fake-Store-compatible routes, so an app written against that public API runs against this
 /// store by changing only the host: that API's shapes (plain-number prices, absolute image URLs,

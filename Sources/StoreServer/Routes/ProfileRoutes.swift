@@ -1,5 +1,6 @@
 import HTTPServer
 import StoreAPI
+import StoreServices
 
 /// `GET /api/profile`: the signed-in customer's own profile, with the tier decided locally.
 struct ProfileRoutes: Sendable {

@@ -2,6 +2,7 @@ import CheckoutKit
 import HTTPServer
 import StoreAPI
 import StoreDatabase
+import StoreServices
 
 /// Who may call a route. The route table checks it before the handler runs, and the handler is
 /// given what the check established: a handler can only be registered for the access its

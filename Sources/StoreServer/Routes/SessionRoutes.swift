@@ -1,5 +1,6 @@
 import HTTPServer
 import StoreAPI
+import StoreServices
 
 /// Sessions: a new anonymous shopper, a customer's login (keeping the anonymous basket), logout.
 struct SessionRoutes: Sendable {

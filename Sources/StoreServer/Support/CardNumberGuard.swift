@@ -1,6 +1,7 @@
 import CheckoutKit
 import HTTPServer
 import StoreAPI
+import StoreServices
 import StoreViews
 
 /// Refuses, with 422, any request that holds something that looks like a card number in what the

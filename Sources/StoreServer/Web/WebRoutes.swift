@@ -6,6 +6,7 @@ import HTTPServer
 import StoreAPI
 import StoreCrypto
 import StoreDatabase
+import StoreServices
 import StoreViews
 
 /// The web storefront: pages rendered by `StoreViews` from what the services say, and forms that
@@ -13,7 +14,7 @@ import StoreViews
 /// CSRF token and answered by a 303 redirect (POST-redirect-GET); the result of the action rides
 /// a one-shot status cookie to the page it leads to. docs/BEHAVIOUR.md §9.9.
 struct WebRoutes: Sendable {
-    let catalog: CatalogCache
+    let catalog: Catalog
     let sessions: Sessions
     let baskets: BasketService
     let checkout: CheckoutService
@@ -86,7 +87,7 @@ struct WebRoutes: Sendable {
     private func productPage(_ request: Request, _ context: RequestContext) async throws -> Response {
         let visit = try await visit(request)
         guard let id = try? context.parameter(ProductID.self),
-            let product = catalog.read({ $0.products.first { $0.id == id } })
+            let product = catalog.read({ $0.product(id) })
         else { return visit.notFound() }
         let inBasket = visit.basket?.lines.first { $0.productID == id }?.quantity.value ?? 0
         let page = ProductPage(
@@ -258,17 +259,16 @@ struct WebRoutes: Sendable {
             let kind, let expectedText = form.value(FormFields.expectedTotal),
             let expected = try? Money(amount: expectedText, currency: configuration.shipping.currency)
         else { return form.redirect(StorePaths.checkout, nil) }
-        let body = CheckoutRequest(
-            paymentMethod: PaymentMethodBody(type: kind.rawValue, token: kind == .card ? card : nil),
-            expectedTotal: expected)
         do {
-            let answer = try await payOnce(body, key: key, shopper: form.shopper)
-            let data = Data(answer.body.utf8)
-            if answer.status == 201, let order = try? StoreJSON.decoder.decode(OrderBody.self, from: data) {
-                return form.redirect(StorePaths.order(order.id), nil)
+            let method = try CheckoutRequest(
+                paymentMethod: PaymentMethodBody(type: kind.rawValue, token: kind == .card ? card : nil),
+                expectedTotal: expected
+            ).validatedPaymentMethod()
+            let result = try await payOnce(method: method, expected: expected, key: key, shopper: form.shopper)
+            switch result.outcome {
+            case .paid(let order): return form.redirect(StorePaths.order(order.rawValue), nil)
+            case .declined(let reason): return form.redirect(again(nil), .declined(reason))
             }
-            let reason = (try? StoreJSON.decoder.decode(ErrorBody.self, from: data))?.error.reason
-            return form.redirect(again(nil), .declined(DeclineReason(rawValue: reason ?? "card_declined")))
         } catch let error as CheckoutError {
             switch error {
             case .declined(let reason): return form.redirect(again(nil), .declined(reason))
@@ -292,18 +292,16 @@ struct WebRoutes: Sendable {
     /// for that one's answer — up to 10 s — so this submit shows the same receipt, as the browser
     /// shows only the last answer.
     private func payOnce(
-        _ body: CheckoutRequest, key: IdempotencyKey, shopper: Shopper
-    ) async throws
-        -> CheckoutService.Answer
-    {
+        method: PaymentMethod, expected: Money, key: IdempotencyKey, shopper: Shopper
+    ) async throws -> CheckoutResult {
         for _ in 0..<50 {
             do {
-                return try await checkout.checkout(body, key: key, shopper: shopper)
+                return try await checkout.checkout(method: method, expectedTotal: expected, key: key, shopper: shopper)
             } catch IdempotencyError.inProgress {
                 try await Task.sleep(for: .milliseconds(200))
             }
         }
-        return try await checkout.checkout(body, key: key, shopper: shopper)
+        return try await checkout.checkout(method: method, expectedTotal: expected, key: key, shopper: shopper)
     }
 
     /// Logs in, keeping the anonymous basket; the session is renewed (a new token, the old one
@@ -431,7 +429,7 @@ struct WebRoutes: Sendable {
     /// The sentence the page's status says for `status`.
     private func message(for status: WebStatus) -> StatusMessage {
         func title(_ id: ProductID) -> String {
-            catalog.read { $0.products.first { $0.id == id }?.title } ?? "The product"
+            catalog.read { $0.product(id)?.title } ?? "The product"
         }
         switch status {
         case .added(let id): return StatusMessage("Added \(title(id)) to your basket.")

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import StoreCrypto
+import StoreServices
 import StoreViews
 
 /// Who is looking at a page: the shopper behind the session cookie, if there is one.
@@ -111,11 +112,5 @@ extension Sessions {
             let shopper = try await shopper(for: token)
         else { return WebVisitor(token: nil, shopper: nil) }
         return WebVisitor(token: token, shopper: shopper)
-    }
-
-    /// Ends the session of `token` (logout, or the anonymous session replaced at login).
-    func end(_ token: SecretToken) async throws {
-        cache.forget(token.hash)
-        try await database.sessions.deleteSession(tokenHash: token.hash)
     }
 }

@@ -7,6 +7,7 @@ import StoreClient
 import StoreDatabase
 import StoreServer
 import StoreServerTestSupport
+import StoreServices
 import StoreTestSupport
 import Testing
 

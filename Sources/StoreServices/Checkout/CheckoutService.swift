@@ -1,15 +1,38 @@
 import CheckoutKit
 import Concurrency
 import Foundation
-import HTTPServer
 import PaymentProvider
-import StoreAPI
 import StoreDatabase
+
+/// How the first answer to a checkout is written down, to be replayed as it was to a retry with
+/// the same key (docs/BEHAVIOUR.md §9.6). The face that answers checkouts decides the words (the
+/// JSON API's order or error body); the service keeps them with the outcome, in the outcome's own
+/// transaction, and hands them back.
+package protocol CheckoutAnswers: Sendable {
+    /// The answer that says `order` was paid.
+    func paid(_ order: Order) throws -> StoredResponse
+    /// The answer that says the provider declined, and why.
+    func declined(_ reason: DeclineReason) -> StoredResponse
+}
+
+/// What a checkout came to.
+package struct CheckoutResult: Sendable {
+    package enum Outcome: Hashable, Sendable {
+        case paid(OrderID)
+        case declined(DeclineReason)
+    }
+
+    package let outcome: Outcome
+    /// The answer written when the outcome was recorded, for a face that replays it as it was.
+    package let answer: StoredResponse
+    /// Whether this outcome was recorded by an earlier request with the same key.
+    package let replayed: Bool
+}
 
 /// The checkout use case: at most one charge per idempotency key, and at most one payment per
 /// basket whatever the keys.
 ///
-/// 1. Validate (method, token, card numbers, positive amount) — a refusal stores nothing.
+/// 1. Validate (a positive amount; the face has read a valid method) — a refusal stores nothing.
 /// 2. Reprice the stored basket with ``CheckoutKit`` and compare with the total the shopper
 ///    confirmed (409 `price_changed`, nothing charged).
 /// 3. Reserve: record the attempt as `pending` with its fingerprint and the basket version it was
@@ -24,34 +47,49 @@ import StoreDatabase
 /// A retry with the same key replays the stored response; one whose first attempt lost the
 /// provider's answer asks the provider again with the same key — never charging twice. The store
 /// resolves attempts left alone by looking their key up at the provider, never by charging.
-struct CheckoutService: Sendable {
+package struct CheckoutService: Sendable {
     /// How long a request holds its attempt before another may take it over.
-    static let lease: TimeInterval = 15
+    package static let lease: TimeInterval = 15
     /// How long a provider call may take before its answer counts as lost. Shorter than the lease,
     /// so no call is still running when another request takes the attempt over.
-    static let providerTimeout: Duration = .seconds(10)
+    package static let providerTimeout: Duration = .seconds(10)
     /// How many times one checkout prices the basket again when it changed under it.
-    static let pricingRounds = 3
+    package static let pricingRounds = 3
 
-    /// A checkout answer: the status and body of the response, and whether it is a replay.
-    struct Answer: Sendable {
-        let status: Int
-        let body: String
-        let replayed: Bool
+    package let database: StoreDatabase
+    package let baskets: BasketService
+    package let provider: any PaymentProvider
+    /// How the answers to replay are written.
+    package let answers: any CheckoutAnswers
+    package let configuration: StoreConfiguration
+    package let clock: StoreClock
+    /// Called after stock changed (a paid order), to refresh what readers see.
+    package let stockChanged: @Sendable () -> Void
+
+    package init(
+        database: StoreDatabase, baskets: BasketService, provider: any PaymentProvider, answers: any CheckoutAnswers,
+        configuration: StoreConfiguration, clock: StoreClock, stockChanged: @escaping @Sendable () -> Void
+    ) {
+        self.database = database
+        self.baskets = baskets
+        self.provider = provider
+        self.answers = answers
+        self.configuration = configuration
+        self.clock = clock
+        self.stockChanged = stockChanged
     }
 
-    let database: StoreDatabase
-    let baskets: BasketService
-    let provider: any PaymentProvider
-    let configuration: StoreConfiguration
-    let clock: StoreClock
-    /// Called after stock changed (a paid order), to refresh what readers see.
-    let stockChanged: @Sendable () -> Void
-
-    func checkout(_ request: CheckoutRequest, key: IdempotencyKey, shopper: Shopper) async throws -> Answer {
-        let method = try request.validatedPaymentMethod()
-        guard request.expectedTotal.isPositive else { throw CheckoutError.invalidAmount }
-        let fingerprint = CheckoutFingerprint(request)
+    /// Pays the shopper's basket with `method`, once per `key`, if its total is still
+    /// `expectedTotal` (the total the shopper confirmed, before the fee).
+    ///
+    /// - Throws: ``CheckoutKit/CheckoutError`` (`invalidAmount`, `priceChanged`, `outOfStock`,
+    ///   `promotionUnavailable`, `paymentInProgress`, `emptyBasket`, `unavailable` — retry with the
+    ///   same key), ``IdempotencyError`` (`mismatch`, `inProgress`).
+    package func checkout(
+        method: PaymentMethod, expectedTotal: Money, key: IdempotencyKey, shopper: Shopper
+    ) async throws -> CheckoutResult {
+        guard expectedTotal.isPositive else { throw CheckoutError.invalidAmount }
+        let fingerprint = CheckoutFingerprint(method: method, expectedTotal: expectedTotal)
 
         var refusal = CheckoutError.paymentInProgress
         for _ in 0..<Self.pricingRounds {
@@ -60,7 +98,7 @@ struct CheckoutService: Sendable {
                 lines: basket.lines, promotion: basket.promotion, tier: basket.tier, shipping: configuration.shipping,
                 fees: configuration.fees, method: method)
             do {
-                try quote.confirm(expectedTotal: request.expectedTotal)
+                try quote.confirm(expectedTotal: expectedTotal)
             } catch {
                 // A retry of a finished attempt meets an emptied (or changed) basket: it replays.
                 if let existing = try await database.payments.attempt(shopper: shopper.id, key: key.rawValue) {
@@ -79,7 +117,7 @@ struct CheckoutService: Sendable {
                 return try await charge(record, method: method, call: attempt.call)
             case .basketChanged:
                 // Changed between pricing and reserving (or paid by another key): price it again.
-                refusal = .priceChanged(expected: request.expectedTotal, actual: quote.breakdown.total)
+                refusal = .priceChanged(expected: expectedTotal, actual: quote.breakdown.total)
             case .blocked(let open):
                 // Another key's attempt may still charge. When nobody is working on it, settle it
                 // now with the provider and look at the basket again; otherwise the shopper waits.
@@ -93,14 +131,13 @@ struct CheckoutService: Sendable {
     }
 
     /// A request with a key the shopper used before.
-    private func resume(_ record: PaymentAttemptRecord, fingerprint: CheckoutFingerprint) async throws -> Answer {
+    private func resume(_ record: PaymentAttemptRecord, fingerprint: CheckoutFingerprint) async throws -> CheckoutResult
+    {
         if record.fingerprint != fingerprint.text {
             let field = CheckoutFingerprint(text: record.fingerprint).map { fingerprint.differingField(from: $0) }
             throw IdempotencyError.mismatch(field: field ?? "payment_method")
         }
-        if let response = record.response {
-            return Answer(status: response.status, body: response.body, replayed: true)
-        }
+        if let result = Self.result(of: record, replayed: true) { return result }
         let now = clock.now()
         let call = ProviderCallID.random()
         guard record.leaseExpiresAt <= now,
@@ -108,8 +145,10 @@ struct CheckoutService: Sendable {
                 record.id, leaseExpiresAt: now.addingTimeInterval(Self.lease), now: now, call: call)
         else {
             // Another request is working on it — or just finished.
-            if let finished = try await database.payments.attempt(id: record.id)?.response {
-                return Answer(status: finished.status, body: finished.body, replayed: true)
+            if let finished = try await database.payments.attempt(id: record.id),
+                let result = Self.result(of: finished, replayed: true)
+            {
+                return result
             }
             throw IdempotencyError.inProgress
         }
@@ -120,7 +159,7 @@ struct CheckoutService: Sendable {
     private func charge(
         _ record: PaymentAttemptRecord, method: PaymentMethod, call: ProviderCallID
     ) async throws
-        -> Answer
+        -> CheckoutResult
     {
         let request = ChargeRequest(key: record.id.rawValue, amount: record.amount, method: method)
         let provider = self.provider
@@ -137,8 +176,23 @@ struct CheckoutService: Sendable {
             throw CheckoutError.unavailable
         }
         let final = try await recordOutcome(outcome, of: record)
-        guard let response = final.response else { throw CheckoutError.unavailable }
-        return Answer(status: response.status, body: response.body, replayed: false)
+        guard let result = Self.result(of: final, replayed: false) else { throw CheckoutError.unavailable }
+        return result
+    }
+
+    /// The result an attempt's recorded outcome stands for, or `nil` while it has none.
+    static func result(of record: PaymentAttemptRecord, replayed: Bool) -> CheckoutResult? {
+        guard let answer = record.response else { return nil }
+        switch record.state {
+        case .succeeded:
+            guard let order = record.orderID else { return nil }
+            return CheckoutResult(outcome: .paid(order), answer: answer, replayed: replayed)
+        case .failed:
+            return CheckoutResult(
+                outcome: .declined(record.declineReason ?? .cardDeclined), answer: answer, replayed: replayed)
+        case .pending:
+            return nil
+        }
     }
 
     /// Records a definite answer of the provider for `record`: the paid order, or the decline.
@@ -152,20 +206,15 @@ struct CheckoutService: Sendable {
         switch outcome {
         case .approved(_, let brand):
             let order = record.order(id: .random(), cardBrand: brand, createdAt: now)
-            let body = try StoreJSON.encoder.encode(OrderBody(order))
             let final = try await database.payments.recordPaid(
-                record, order: order,
-                response: StoredResponse(status: 201, body: String(decoding: body, as: UTF8.self)),
+                record, order: order, response: try answers.paid(order),
                 event: .paymentFinished(method: record.method, succeeded: true), now: now)
             stockChanged()
             return final
         case .declined(let reason):
-            // The decline is kept as the answer to replay for this key, written as it is answered.
-            let error = CheckoutError.declined(reason).httpError
-            let body = StoreErrorResponder.jsonBody(of: error)
+            // The decline is kept with the answer to replay for this key, written as it is answered.
             return try await database.payments.recordFailed(
-                record,
-                response: StoredResponse(status: error.status.code, body: String(decoding: body, as: UTF8.self)),
+                record, reason: reason, response: answers.declined(reason),
                 event: .paymentFinished(method: record.method, succeeded: false), now: now)
         }
     }
@@ -173,7 +222,7 @@ struct CheckoutService: Sendable {
     /// Resolves an attempt nobody is working on by asking the provider what became of its key —
     /// never by charging: charged → the order; declined → the decline; never seen → the attempt is
     /// withdrawn and its stock given back. Returns whether it reached a definite outcome.
-    func settle(_ record: PaymentAttemptRecord) async -> Bool {
+    package func settle(_ record: PaymentAttemptRecord) async -> Bool {
         let now = clock.now()
         guard
             (try? await database.payments.claim(
@@ -203,7 +252,7 @@ struct CheckoutService: Sendable {
     /// Resolves every attempt that may have charged and that nobody is working on, oldest first,
     /// by looking its key up at the provider. Returns how many reached a definite outcome.
     @discardableResult
-    func reconcile() async -> Int {
+    package func reconcile() async -> Int {
         var resolved = 0
         let now = clock.now()
         var cursor: UnresolvedCursor?
@@ -220,7 +269,7 @@ struct CheckoutService: Sendable {
     /// (the operation itself is left to finish on its own; the timer ends as soon as it answers).
     ///
     /// - Parameter sleep: how the timer waits (tests watch it being cancelled).
-    static func withDeadline<Value: Sendable>(
+    package static func withDeadline<Value: Sendable>(
         _ timeout: Duration,
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
         _ operation: @escaping @Sendable () async throws(ProviderError) -> Value
@@ -250,20 +299,20 @@ struct CheckoutService: Sendable {
         return try result.get()
     }
 
-    static func method(of record: PaymentAttemptRecord) throws -> PaymentMethod {
+    package static func method(of record: PaymentAttemptRecord) throws -> PaymentMethod {
         try PaymentMethod(wireName: record.method.rawValue, token: record.paymentToken)
     }
 }
 
 /// Resumes a continuation with the first of several results; later ones are dropped.
-final class FirstResult<Value: Sendable>: Sendable {
+package final class FirstResult<Value: Sendable>: Sendable {
     private let continuation = Locked<CheckedContinuation<Value, Never>?>(nil)
 
-    func install(_ continuation: CheckedContinuation<Value, Never>) {
+    package func install(_ continuation: CheckedContinuation<Value, Never>) {
         self.continuation.withLock { $0 = continuation }
     }
 
-    func resume(with value: Value) {
+    package func resume(with value: Value) {
         let waiting = continuation.withLock { current -> CheckedContinuation<Value, Never>? in
             defer { current = nil }
             return current

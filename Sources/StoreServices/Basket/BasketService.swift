@@ -1,30 +1,35 @@
 import CheckoutKit
 import Foundation
-import StoreAPI
 import StoreDatabase
 
 /// A shopper's basket as the server prices it: lines at current prices, the promotion if it can
 /// still be used, and the shopper's tier.
-struct PricedBasket: Sendable {
-    let stored: StoredBasket
-    let lines: [BasketLine]
-    let promotion: Promotion?
+package struct PricedBasket: Sendable {
+    package let stored: StoredBasket
+    package let lines: [BasketLine]
+    package let promotion: Promotion?
     /// The stored code when it can no longer be used (expired, used up, removed).
-    let unusableCode: PromotionCode?
-    let tier: Tier
-    let price: PriceBreakdown
+    package let unusableCode: PromotionCode?
+    package let tier: Tier
+    package let price: PriceBreakdown
 }
 
 /// Reads and changes baskets, always pricing through ``CheckoutKit/Pricing`` — the one copy of
 /// the pricing rules.
-struct BasketService: Sendable {
-    let database: StoreDatabase
-    let configuration: StoreConfiguration
-    let clock: StoreClock
+package struct BasketService: Sendable {
+    package let database: StoreDatabase
+    package let configuration: StoreConfiguration
+    package let clock: StoreClock
+
+    package init(database: StoreDatabase, configuration: StoreConfiguration, clock: StoreClock) {
+        self.database = database
+        self.configuration = configuration
+        self.clock = clock
+    }
 
     /// The basket priced now. The tier is Pro or free from the customer's cached subscription
     /// facts (anonymous shoppers are free): a local read, never a network call.
-    func priced(_ shopper: Shopper) async throws -> PricedBasket {
+    package func priced(_ shopper: Shopper) async throws -> PricedBasket {
         let inputs = try await database.baskets.pricingInputs(for: shopper.id, customer: shopper.customerID)
         let stored = inputs.basket
         var promotion: Promotion?
@@ -43,22 +48,10 @@ struct BasketService: Sendable {
             stored: stored, lines: lines, promotion: promotion, unusableCode: unusable, tier: tier, price: price)
     }
 
-    /// The basket as the API shows it, with each payment method's fee and amount due.
-    func body(for shopper: Shopper) async throws -> BasketBody {
-        let basket = try await priced(shopper)
-        var body = try BasketBody(
-            lines: basket.lines, price: basket.price, promotion: basket.promotion,
-            quotes: try configuration.fees.quotes(total: basket.price.total), locale: configuration.locale)
-        if let code = basket.unusableCode {
-            body.promoNotice = "The code \(code.rawValue) can no longer be used."
-        }
-        return body
-    }
-
     /// Sets a line's quantity (1…10), adding the line when absent.
     ///
     /// - Throws: ``BasketError/unknownProduct``, or ``BasketError/insufficientStock(available:)``.
-    func setQuantity(_ quantity: Quantity, of productID: ProductID, for shopper: Shopper) async throws {
+    package func setQuantity(_ quantity: Quantity, of productID: ProductID, for shopper: Shopper) async throws {
         guard let product = try await database.catalog.product(productID) else { throw BasketError.unknownProduct }
         guard product.stock >= quantity.value else { throw BasketError.insufficientStock(available: product.stock) }
         guard try await database.baskets.setQuantity(quantity, of: productID, for: shopper.id, now: clock.now())
@@ -68,11 +61,11 @@ struct BasketService: Sendable {
     /// Sets several lines at once, all or none.
     ///
     /// - Throws: `BasketLineError` naming the first line that cannot be set; nothing changed then.
-    func setLines(_ lines: [(ProductID, Quantity)], for shopper: Shopper) async throws {
+    package func setLines(_ lines: [(ProductID, Quantity)], for shopper: Shopper) async throws {
         try await database.baskets.setQuantities(lines, for: shopper.id, now: clock.now())
     }
 
-    func removeLine(_ productID: ProductID, for shopper: Shopper) async throws {
+    package func removeLine(_ productID: ProductID, for shopper: Shopper) async throws {
         try await database.baskets.removeLine(productID, for: shopper.id, now: clock.now())
     }
 
@@ -81,14 +74,14 @@ struct BasketService: Sendable {
     ///
     /// - Throws: ``BasketError/invalidPromotion`` for a malformed, unknown, expired or used-up
     ///   code; the basket is unchanged then.
-    func applyPromotion(_ typed: String, for shopper: Shopper) async throws {
+    package func applyPromotion(_ typed: String, for shopper: Shopper) async throws {
         guard let code = PromotionCode(typed), let promotion = try await database.promotions.promotion(code),
             promotion.availability(at: clock.now()) == .available
         else { throw BasketError.invalidPromotion }
         try await database.baskets.setPromotion(promotion.code, for: shopper.id, now: clock.now())
     }
 
-    func removePromotion(for shopper: Shopper) async throws {
+    package func removePromotion(for shopper: Shopper) async throws {
         try await database.baskets.setPromotion(nil, for: shopper.id, now: clock.now())
     }
 }

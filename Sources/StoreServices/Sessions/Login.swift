@@ -4,13 +4,23 @@ import StoreDatabase
 
 /// Checks an email and password, with the same answer — and about the same time — whether the
 /// email exists or not.
-struct Login: Sendable {
-    let database: StoreDatabase
-    let hasher: PasswordHasher
-    let throttle: LoginThrottle
-    let clock: StoreClock
+package struct Login: Sendable {
+    package let database: StoreDatabase
+    package let hasher: PasswordHasher
+    package let throttle: LoginThrottle
+    package let clock: StoreClock
     /// A hash to verify against when the email is unknown, so both cases cost one Argon2id check.
-    let decoyHash: String
+    package let decoyHash: String
+
+    package init(
+        database: StoreDatabase, hasher: PasswordHasher, throttle: LoginThrottle, clock: StoreClock, decoyHash: String
+    ) {
+        self.database = database
+        self.hasher = hasher
+        self.throttle = throttle
+        self.clock = clock
+        self.decoyHash = decoyHash
+    }
 
     /// The customer with `email` and `password`.
     ///
@@ -18,7 +28,7 @@ struct Login: Sendable {
     ///   254 characters, or holding control characters), ``LoginError/invalidCredentials`` for a wrong
     ///   password or an unknown email alike, or ``LoginError/throttled(retryAfter:)`` while the
     ///   attempt is over a limit of ``LoginThrottle``.
-    func authenticate(email: String, password: String, address: String?) async throws -> CustomerRecord {
+    package func authenticate(email: String, password: String, address: String?) async throws -> CustomerRecord {
         guard Self.couldBeAnEmail(email) else { throw LoginError.invalidEmail }
         let account = CustomerRepository.normalizedEmail(email)
         let ticket = try throttle.begin(account: account, address: address, now: clock.now())
@@ -51,12 +61,12 @@ struct Login: Sendable {
 
     /// The longest email address there can be: 254 characters (RFC 5321's path limit less its
     /// brackets, counted in characters — Unicode scalars — as the API's schema counts them).
-    static let maximumEmailLength = 254
+    package static let maximumEmailLength = 254
 
     /// Whether `text` could be an email address: at most 254 characters and no control characters
     /// (a NUL could not even be stored). Checked before anything else is done with it, so a 1 MB
     /// "email" costs one bounded scan.
-    static func couldBeAnEmail(_ text: String) -> Bool {
+    package static func couldBeAnEmail(_ text: String) -> Bool {
         var count = 0
         for scalar in text.unicodeScalars {
             count += 1

@@ -1,37 +1,41 @@
 import CheckoutKit
 import Concurrency
 import Foundation
-import HTTPServer
 import StoreCrypto
 import StoreDatabase
 
 /// Who is calling: the shopper behind a valid session token.
-struct Shopper: Sendable {
-    let id: ShopperID
+package struct Shopper: Sendable {
+    package let id: ShopperID
     /// The signed-in customer, or `nil` for an anonymous shopper.
-    let customerID: CustomerID?
+    package let customerID: CustomerID?
 }
 
-/// Creates sessions and recognises their tokens.
-///
-/// The API authenticates with `Authorization: Bearer <token>` only, never with a cookie, so no
-/// other site can make a browser call it on a shopper's behalf. A token is 256 random bits; the
-/// database keeps only its SHA-256.
-struct Sessions: Sendable {
-    let database: StoreDatabase
-    let clock: StoreClock
-    let lifetime: TimeInterval
+/// Creates sessions and recognises their tokens: how a token travels (a bearer header, a cookie) is
+/// each face's business. A token is 256 random bits; the database keeps only its SHA-256.
+package struct Sessions: Sendable {
+    package let database: StoreDatabase
+    package let clock: StoreClock
+    package let lifetime: TimeInterval
     /// Recently seen sessions, so that a shopper's burst of requests reads the session once.
-    let cache = SessionCache(capacity: 10_000, maximumAge: 10)
+    package let cache = SessionCache(capacity: 10_000, maximumAge: 10)
     /// How many anonymous shoppers one address may create.
-    let newShoppers: NewShopperLimit
+    package let newShoppers: NewShopperLimit
+
+    package init(database: StoreDatabase, clock: StoreClock, lifetime: TimeInterval, newShoppers: NewShopperLimit) {
+        self.database = database
+        self.clock = clock
+        self.lifetime = lifetime
+        self.newShoppers = newShoppers
+    }
 
     /// A new anonymous shopper and the token that stands for them, with `lines` in the basket (set
     /// in the same transaction: nothing is created when a line cannot be set).
     ///
     /// - Throws: ``SessionError/tooManyNewShoppers(retryAfter:)`` when `address` has created too
     ///   many lately, ``StoreDatabase/BasketLineError`` for a line that cannot be set.
-    func createAnonymous(from address: String?, lines: [(ProductID, Quantity)] = []) async throws -> SecretToken {
+    package func createAnonymous(from address: String?, lines: [(ProductID, Quantity)] = []) async throws -> SecretToken
+    {
         let now = clock.now()
         try newShoppers.take(for: address, now: now)
         let token = SecretToken.generate()
@@ -41,13 +45,15 @@ struct Sessions: Sendable {
     }
 
     /// A new session for `customer`, keeping the basket of the anonymous shopper `previous`.
-    func createForCustomer(_ customer: CustomerID, previous: Shopper?) async throws -> SecretToken {
+    package func createForCustomer(_ customer: CustomerID, previous: Shopper?) async throws -> SecretToken {
         try await logIn(customer, previous: previous).token
     }
 
     /// A new session for `customer`, keeping the basket of the anonymous shopper `previous`, and
     /// the products whose merged quantity was capped.
-    func logIn(_ customer: CustomerID, previous: Shopper?) async throws -> (token: SecretToken, capped: [ProductID]) {
+    package func logIn(
+        _ customer: CustomerID, previous: Shopper?
+    ) async throws -> (token: SecretToken, capped: [ProductID]) {
         let token = SecretToken.generate()
         let now = clock.now()
         let session = try await database.sessions.createCustomerSessionMerging(
@@ -56,21 +62,7 @@ struct Sessions: Sendable {
         return (token, session.cappedProducts)
     }
 
-    /// The bearer token of `request`, if it carries a well-formed one.
-    static func bearerToken(of request: Request) -> SecretToken? {
-        guard let header = request.headers["Authorization"] else { return nil }
-        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        return SecretToken(String(parts[1]).trimmingCharacters(in: .whitespaces))
-    }
-
-    /// The shopper behind `request`'s bearer token, or `nil` when it has none or it is not valid.
-    func shopper(for request: Request) async throws -> Shopper? {
-        guard let token = Self.bearerToken(of: request) else { return nil }
-        return try await shopper(for: token)
-    }
-
-    func shopper(for token: SecretToken) async throws -> Shopper? {
+    package func shopper(for token: SecretToken) async throws -> Shopper? {
         let hash = token.hash
         let now = clock.now()
         if let cached = cache.shopper(for: hash, now: now) { return cached }
@@ -80,11 +72,11 @@ struct Sessions: Sendable {
         return shopper
     }
 
-    /// Ends the session of `request`'s bearer token (logout): the token stops working at once on
-    /// this server, and within the cache's few seconds on the others.
-    func end(_ request: Request) async throws {
-        guard let token = Self.bearerToken(of: request) else { return }
-        try await end(token)
+    /// Ends the session of `token` (logout, or the anonymous session replaced at login): the token
+    /// stops working at once on this server, and within the cache's few seconds on the others.
+    package func end(_ token: SecretToken) async throws {
+        cache.forget(token.hash)
+        try await database.sessions.deleteSession(tokenHash: token.hash)
     }
 }
 
@@ -93,7 +85,7 @@ struct Sessions: Sendable {
 /// Sessions are never changed once made — they only expire — so a cached entry is right until
 /// its session's own expiry; the short maximum age bounds how long a session deleted in the
 /// database (by another server's clean-up) keeps working here.
-final class SessionCache: Sendable {
+package final class SessionCache: Sendable {
     private struct Entry {
         let shopper: Shopper
         let validUntil: Date
@@ -103,12 +95,12 @@ final class SessionCache: Sendable {
     private let capacity: Int
     private let maximumAge: TimeInterval
 
-    init(capacity: Int, maximumAge: TimeInterval) {
+    package init(capacity: Int, maximumAge: TimeInterval) {
         self.capacity = capacity
         self.maximumAge = maximumAge
     }
 
-    func shopper(for hash: [UInt8], now: Date) -> Shopper? {
+    package func shopper(for hash: [UInt8], now: Date) -> Shopper? {
         entries.withLock { entries in
             guard let entry = entries[hash] else { return nil }
             guard entry.validUntil > now else {
@@ -119,11 +111,11 @@ final class SessionCache: Sendable {
         }
     }
 
-    func forget(_ hash: [UInt8]) {
+    package func forget(_ hash: [UInt8]) {
         _ = entries.withLock { $0.removeValue(forKey: hash) }
     }
 
-    func remember(_ shopper: Shopper, for hash: [UInt8], expiresAt: Date, now: Date) {
+    package func remember(_ shopper: Shopper, for hash: [UInt8], expiresAt: Date, now: Date) {
         entries.withLock { entries in
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
             entries[hash] = Entry(shopper: shopper, validUntil: min(expiresAt, now.addingTimeInterval(maximumAge)))

@@ -1,5 +1,5 @@
 /// Why a change to a basket was refused; nothing changed.
-enum BasketError: Error, Hashable, Sendable {
+package enum BasketError: Error, Hashable, Sendable {
     /// There is no such product.
     case unknownProduct
     /// The product has fewer units in stock than asked for.

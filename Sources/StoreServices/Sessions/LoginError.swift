@@ -1,7 +1,7 @@
 import Foundation
 
 /// Why a login was refused.
-enum LoginError: Error, Hashable, Sendable {
+package enum LoginError: Error, Hashable, Sendable {
     /// Text that cannot be an email address: longer than 254 characters or holding control characters.
     case invalidEmail
     /// A wrong password or an unknown email — the same answer for both.

@@ -62,7 +62,7 @@ public struct StoreClock: Sendable {
 extension StoreConfiguration {
     /// The login throttle's limits: these, at most 2 checks of one account at once, and an address
     /// trusted for an account for 30 days after it logged in.
-    var loginLimits: LoginThrottle.Limits {
+    package var loginLimits: LoginThrottle.Limits {
         LoginThrottle.Limits(
             perAccountAndAddress: loginFailuresPerAccountAndAddress, perAddress: loginFailuresPerAddress,
             perAccount: loginFailuresPerAccount, inFlightPerAccount: 2, window: loginThrottleWindow,

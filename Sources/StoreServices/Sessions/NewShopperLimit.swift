@@ -7,24 +7,24 @@ import Foundation
 ///
 /// Addresses are short (an IP address as text), and buckets that have refilled completely carry no
 /// information, so they are dropped when the table grows past 10,000 entries.
-final class NewShopperLimit: Sendable {
+package final class NewShopperLimit: Sendable {
     private struct Bucket: Sendable {
         var tokens: Double
         var updated: Date
     }
 
     private let buckets = Locked<[String: Bucket]>([:])
-    let perMinute: Int
-    let burst: Int
+    package let perMinute: Int
+    package let burst: Int
 
-    init(perMinute: Int, burst: Int) {
+    package init(perMinute: Int, burst: Int) {
         self.perMinute = perMinute
         self.burst = burst
     }
 
     /// Takes a token for `address`, or throws ``SessionError/tooManyNewShoppers(retryAfter:)``.
     /// A request without a known address (not over TCP/IP) is not limited.
-    func take(for address: String?, now: Date) throws(SessionError) {
+    package func take(for address: String?, now: Date) throws(SessionError) {
         guard let address, perMinute > 0 else { return }
         let rate = Double(perMinute) / 60
         let capacity = Double(max(1, burst))
@@ -49,7 +49,7 @@ final class NewShopperLimit: Sendable {
 }
 
 /// Why a session could not be made.
-enum SessionError: Error, Hashable, Sendable {
+package enum SessionError: Error, Hashable, Sendable {
     /// Too many new anonymous shoppers from one address: try again after `retryAfter` seconds.
     case tooManyNewShoppers(retryAfter: TimeInterval)
 }

@@ -20,15 +20,27 @@ import StoreCrypto
 /// Accounts and addresses are kept as 16-byte digests: memory per entry does not grow with what a
 /// client sends. Kept in memory: enough for one server; with several servers each keeps its own
 /// count, which still bounds guessing per server.
-final class LoginThrottle: Sendable {
+package final class LoginThrottle: Sendable {
     /// The limits, each within ``window``.
-    struct Limits: Sendable {
-        var perAccountAndAddress: Int
-        var perAddress: Int
-        var perAccount: Int
-        var inFlightPerAccount: Int
-        var window: TimeInterval
-        var trustedFor: TimeInterval
+    package struct Limits: Sendable {
+        package var perAccountAndAddress: Int
+        package var perAddress: Int
+        package var perAccount: Int
+        package var inFlightPerAccount: Int
+        package var window: TimeInterval
+        package var trustedFor: TimeInterval
+
+        package init(
+            perAccountAndAddress: Int, perAddress: Int, perAccount: Int, inFlightPerAccount: Int, window: TimeInterval,
+            trustedFor: TimeInterval
+        ) {
+            self.perAccountAndAddress = perAccountAndAddress
+            self.perAddress = perAddress
+            self.perAccount = perAccount
+            self.inFlightPerAccount = inFlightPerAccount
+            self.window = window
+            self.trustedFor = trustedFor
+        }
     }
 
     /// A digest standing for an account, an address or a pair of them.
@@ -58,23 +70,23 @@ final class LoginThrottle: Sendable {
     }
 
     /// A check let through: hand it back to ``finish(_:succeeded:now:)``.
-    struct Ticket: Sendable {
+    package struct Ticket: Sendable {
         fileprivate let account: Key
         fileprivate let address: Key?
         fileprivate let pair: Key?
     }
 
     private let state = Locked(State())
-    let limits: Limits
+    package let limits: Limits
 
-    init(limits: Limits) {
+    package init(limits: Limits) {
         self.limits = limits
     }
 
     /// Lets a check of `account` from `address` begin, counting it as in flight.
     ///
     /// - Throws: ``LoginError/throttled(retryAfter:)`` when a limit is reached.
-    func begin(account: String, address: String?, now: Date) throws(LoginError) -> Ticket {
+    package func begin(account: String, address: String?, now: Date) throws(LoginError) -> Ticket {
         let ticket = Ticket(
             account: Key("account", account), address: address.map { Key("address", $0) },
             pair: address.map { Key("pair", account, $0) })
@@ -107,7 +119,7 @@ final class LoginThrottle: Sendable {
     /// Ends a check begun with ``begin(account:address:now:)``. A failure counts against the
     /// account, the address and the pair; a success clears the account's and the pair's failures
     /// and trusts the pair's address for the account.
-    func finish(_ ticket: Ticket, succeeded: Bool, now: Date) {
+    package func finish(_ ticket: Ticket, succeeded: Bool, now: Date) {
         state.withLock { state in
             let remaining = state.inFlight[ticket.account, default: 1] - 1
             state.inFlight[ticket.account] = remaining > 0 ? remaining : nil
@@ -127,7 +139,7 @@ final class LoginThrottle: Sendable {
     }
 
     /// The number of keys held, for tests of the memory bound.
-    var entryCount: Int {
+    package var entryCount: Int {
         state.withLock { $0.failures.count + $0.trusted.count + $0.inFlight.count }
     }
 
