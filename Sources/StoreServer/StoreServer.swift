@@ -18,10 +18,12 @@ public final class StoreServer: Sendable {
         public var clock: StoreClock
         public var hasher: PasswordHasher
         public var log: ServerLog
-        /// Who charges the shopper (the sandbox provider in this store).
-        public var provider: any PaymentProvider
         /// How often attempts whose request died are resolved with the provider.
         public var reconciliationInterval: Duration
+        /// How often expired sessions, old failed attempts and abandoned shoppers are removed.
+        public var housekeepingInterval: Duration
+        /// How often the log's gathered lines are written out (a crash loses at most this much).
+        public var logFlushInterval: Duration
         /// The most connections open at once from one client address.
         public var connectionsPerAddress: Int
         /// What ``connectionsPerAddress`` is unless set: the HTTP server's default.
@@ -30,17 +32,18 @@ public final class StoreServer: Sendable {
         public var headerDeadline: Duration
 
         public init(
-            provider: any PaymentProvider, host: String = "127.0.0.1", port: Int = 8080,
-            configuration: StoreConfiguration = StoreConfiguration(), clock: StoreClock = .system,
-            hasher: PasswordHasher = .interactive, log: ServerLog = .standardError,
-            reconciliationInterval: Duration = .seconds(5),
+            host: String = "127.0.0.1", port: Int = 8080, configuration: StoreConfiguration = StoreConfiguration(),
+            clock: StoreClock = .system, hasher: PasswordHasher = .interactive, log: ServerLog = .standardError,
+            reconciliationInterval: Duration = .seconds(5), housekeepingInterval: Duration = .seconds(600),
+            logFlushInterval: Duration = .milliseconds(100),
             connectionsPerAddress: Int = Options.defaultConnectionsPerAddress,
             headerDeadline: Duration = .seconds(15)
         ) {
             self.connectionsPerAddress = connectionsPerAddress
             self.headerDeadline = headerDeadline
-            self.provider = provider
             self.reconciliationInterval = reconciliationInterval
+            self.housekeepingInterval = housekeepingInterval
+            self.logFlushInterval = logFlushInterval
             self.host = host
             self.port = port
             self.configuration = configuration
@@ -68,8 +71,10 @@ public final class StoreServer: Sendable {
     private let catalog: Catalog
     private let refresher = Locked<[Task<Void, Never>]>([])
 
-    /// Builds the server over an open, migrated `database`. Call ``start()`` to accept connections.
-    public init(database: StoreDatabase, options: Options) async throws {
+    /// Builds the server over an open, migrated `database`, charging through `provider`. Call
+    /// ``start()`` to accept connections. (``RunningStore`` opens the database and the provider and
+    /// starts the server: the one way `store serve` and the tests start the store.)
+    public init(database: StoreDatabase, provider: any PaymentProvider, options: Options) async throws {
         self.database = database
         let configuration = options.configuration
         let catalog = Catalog(database: database)
@@ -101,7 +106,7 @@ public final class StoreServer: Sendable {
         let accounts = AccountService(database: database)
         ProfileRoutes(accounts: accounts, clock: options.clock).register(on: &routes)
         let checkout = CheckoutService(
-            database: database, baskets: baskets, provider: options.provider, answers: APICheckoutAnswers(),
+            database: database, baskets: baskets, provider: provider, answers: APICheckoutAnswers(),
             configuration: configuration, clock: options.clock, stockChanged: { catalog.refreshSoon() })
         self.checkout = checkout
         let orders = OrdersService(database: database)
@@ -139,7 +144,8 @@ public final class StoreServer: Sendable {
         self.router = router
         self.portBox = portBox
         self.refreshInterval = configuration.catalogRefreshInterval
-        self.reconciliationInterval = options.reconciliationInterval
+        self.intervals = (options.reconciliationInterval, options.housekeepingInterval, options.logFlushInterval)
+        self.retention = (configuration.failedAttemptRetention, configuration.anonymousShopperRetention)
         self.clock = options.clock
         self.log = options.log
     }
@@ -148,7 +154,8 @@ public final class StoreServer: Sendable {
     let routes: [RouteEntry]
     private let portBox: Locked<Int>
     private let refreshInterval: Duration
-    private let reconciliationInterval: Duration
+    private let intervals: (reconciliation: Duration, housekeeping: Duration, logFlush: Duration)
+    private let retention: (failedAttempts: TimeInterval, anonymousShoppers: TimeInterval)
     private let checkout: CheckoutService
     private let clock: StoreClock
     private let log: ServerLog
@@ -166,11 +173,10 @@ public final class StoreServer: Sendable {
         try server.start()
         portBox.withLock { $0 = server.port }
         let refresh = catalog.refreshPeriodically(every: refreshInterval)
-        let checkout = self.checkout
-        let interval = reconciliationInterval
+        let (checkout, intervals, retention) = (self.checkout, self.intervals, self.retention)
         let reconcile = Task {
             while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
+                try? await Task.sleep(for: intervals.reconciliation)
                 await checkout.reconcile()
             }
         }
@@ -178,19 +184,19 @@ public final class StoreServer: Sendable {
         let clock = self.clock
         let housekeeping = Task {
             while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(600))
-                // Expired sessions go; failed payment attempts are kept a week (keys live ≥ 24 h);
-                // anonymous shoppers nobody can reach any more go a day after they were made.
+                try? await Task.sleep(for: intervals.housekeeping)
+                // Expired sessions go; failed payment attempts and anonymous shoppers nobody can
+                // reach any more go after their retention (StoreConfiguration).
                 let now = clock.now()
                 _ = try? await database.housekeeping.run(
-                    now: now, failedAttemptsBefore: now.addingTimeInterval(-7 * 86_400),
-                    shoppersBefore: now.addingTimeInterval(-86_400))
+                    now: now, failedAttemptsBefore: now.addingTimeInterval(-retention.failedAttempts),
+                    shoppersBefore: now.addingTimeInterval(-retention.anonymousShoppers))
             }
         }
         let log = self.log
         let logFlusher = Task {
             while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(100))
+                try? await Task.sleep(for: intervals.logFlush)
                 log.flush()
             }
         }

@@ -24,6 +24,11 @@ public struct StoreConfiguration: Sendable {
     /// address may create: a burst of this many, then this many a minute.
     public var newShoppersPerAddressPerMinute: Int
     public var newShoppersPerAddressBurst: Int
+    /// How long a declined payment attempt (and with it its idempotency key) is kept: at least the
+    /// 24 hours a key must live (docs/BEHAVIOUR.md §9.6).
+    public var failedAttemptRetention: TimeInterval
+    /// How long an anonymous shopper nobody can reach any more (no session, no attempt) is kept.
+    public var anonymousShopperRetention: TimeInterval
 
     public init(
         shipping: ShippingPolicy = .standard, fees: FeePolicy = .standard,
@@ -31,8 +36,11 @@ public struct StoreConfiguration: Sendable {
         catalogRefreshInterval: Duration = .seconds(1), loginFailuresPerAccountAndAddress: Int = 5,
         loginFailuresPerAddress: Int = 20, loginFailuresPerAccount: Int = 20,
         loginThrottleWindow: TimeInterval = 15 * 60,
-        newShoppersPerAddressPerMinute: Int = 60, newShoppersPerAddressBurst: Int = 120
+        newShoppersPerAddressPerMinute: Int = 60, newShoppersPerAddressBurst: Int = 120,
+        failedAttemptRetention: TimeInterval = 7 * 86_400, anonymousShopperRetention: TimeInterval = 86_400
     ) {
+        self.failedAttemptRetention = failedAttemptRetention
+        self.anonymousShopperRetention = anonymousShopperRetention
         self.newShoppersPerAddressPerMinute = newShoppersPerAddressPerMinute
         self.newShoppersPerAddressBurst = newShoppersPerAddressBurst
         self.loginFailuresPerAccountAndAddress = loginFailuresPerAccountAndAddress

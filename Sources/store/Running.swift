@@ -4,51 +4,12 @@ import PaymentProvider
 import StoreDatabase
 import StoreServer
 
-/// The store's server and database while `store serve` runs.
-struct RunningStore: Sendable {
-    let server: StoreServer
-    let database: StoreDatabase
-    let provider: SandboxProvider
-    let address: String
-
-    static func start(_ options: StoreCommand.ServeOptions) async throws -> RunningStore {
-        let database: StoreDatabase
-        do {
-            database = try await StoreDatabase.open(url: options.database)
-        } catch {
-            throw StartError("cannot open the database \(redacted(options.database)): \(error)")
-        }
-        let provider: SandboxProvider
-        do {
-            let ledger = try await StoreDatabase.openUnmigrated(
-                url: StoreDatabase.defaultLedgerURL(forStore: options.database), poolSize: 4)
-            provider = try await SandboxProvider.open(ledger: ledger.sql)
-        } catch {
-            await database.close()
-            throw StartError("cannot open the sandbox payment provider's ledger: \(error)")
-        }
-        do {
-            let server = try await StoreServer(
-                database: database,
-                options: StoreServer.Options(
-                    provider: provider, host: options.host, port: options.port,
-                    connectionsPerAddress: options.connectionsPerAddress))
-            try await server.start()
-            let host = options.host.contains(":") ? "[\(options.host)]" : options.host
-            return RunningStore(
-                server: server, database: database, provider: provider, address: "http://\(host):\(server.port)")
-        } catch {
-            await provider.close()
-            await database.close()
-            throw StartError("cannot start the server on \(options.host):\(options.port): \(error)")
-        }
-    }
-
-    /// Stops accepting connections, finishes the requests in flight, closes the database.
-    func stop() async {
-        await server.shutdown()
-        await provider.close()
-        await database.close()
+extension StoreCommand.ServeOptions {
+    /// What `store serve` starts the store from: the one composition the tests start it with too.
+    var launch: RunningStore.Launch {
+        RunningStore.Launch(
+            databaseURL: database,
+            server: StoreServer.Options(host: host, port: port, connectionsPerAddress: connectionsPerAddress))
     }
 }
 
@@ -60,11 +21,6 @@ func migrate(url: String) async throws {
 
 func redacted(_ url: String) -> String {
     (try? DatabaseURL(url).redacted) ?? "(invalid URL)"
-}
-
-struct StartError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
 
 func fail(_ message: String, code: Int32) -> Never {

@@ -30,7 +30,7 @@ case .shop(let options):
 case .serve(let options):
     let running: RunningStore
     do {
-        running = try waitFor { try await RunningStore.start(options) }
+        running = try waitFor { try await RunningStore.start(options.launch) }
     } catch {
         fail("\(error)", code: 1)
     }

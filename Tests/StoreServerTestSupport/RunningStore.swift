@@ -5,16 +5,15 @@ import StoreServer
 import StoreServices
 import StoreTestSupport
 
-/// A real store on a loopback port, as `store serve` runs it: a migrated and seeded database, the
-/// sandbox provider's ledger beside it, and the server. What the end-to-end suites of the server
-/// and of the client test against.
-public struct RunningStore: Sendable {
-    public let server: StoreServer
-    public let database: StoreDatabase
-    /// The sandbox, which the tests count charges in (the server may charge through a wrapper).
-    public let provider: SandboxProvider
+/// A store for a test: started the one way the store is started (``StoreServer/RunningStore``),
+/// over a fresh database, on a free loopback port. What the end-to-end suites of the server and of
+/// the client test against.
+extension RunningStore {
     /// `http://127.0.0.1:PORT`.
-    public let base: URL
+    public var base: URL {
+        // The address is made from a host and a port number: it always forms a URL.
+        URL(string: address) ?? URL(fileURLWithPath: "/")
+    }
 
     /// Runs `body` against a store over a fresh database on `backend` (an SQLite file in a
     /// temporary directory, or a fresh PostgreSQL schema named after `prefix`), then stops the
@@ -23,7 +22,7 @@ public struct RunningStore: Sendable {
     public static func with(
         _ backend: Backend, prefix: String, clock: StoreClock = .system,
         configuration: StoreConfiguration = StoreConfiguration(),
-        provider wrap: @Sendable (SandboxProvider) -> any PaymentProvider = { $0 },
+        provider wrap: @escaping @Sendable (SandboxProvider) -> any PaymentProvider = { $0 },
         log: ServerLog = ServerLog(sink: { _ in }),
         _ body: (RunningStore) async throws -> Void
     ) async throws {
@@ -48,40 +47,21 @@ public struct RunningStore: Sendable {
         }
     }
 
-    /// Starts a store over the database at `url` (migrating and seeding it) and the sandbox ledger
-    /// beside it, on a free loopback port. Background reconciliation is off: tests run passes
-    /// themselves.
+    /// Starts a store over the database at `url` (migrating and seeding it, with quick password
+    /// hashes) and the sandbox ledger beside it, on a free loopback port. Background reconciliation
+    /// is off: tests run passes themselves.
     /// - Parameter wrap: what the server charges through, made from the sandbox.
     public static func start(
         url: String, clock: StoreClock = .system, configuration: StoreConfiguration = StoreConfiguration(),
-        provider wrap: @Sendable (SandboxProvider) -> any PaymentProvider = { $0 },
+        provider wrap: @escaping @Sendable (SandboxProvider) -> any PaymentProvider = { $0 },
         log: ServerLog = ServerLog(sink: { _ in })
     ) async throws -> RunningStore {
-        let database = try await StoreDatabase.open(url: url, hasher: .minimal, poolSize: 4)
-        let ledger = try await StoreDatabase.openUnmigrated(
-            url: StoreDatabase.defaultLedgerURL(forStore: url), poolSize: 2)
-        let provider = try await SandboxProvider.open(ledger: ledger.sql)
-        let server = try await StoreServer(
-            database: database,
-            options: StoreServer.Options(
-                provider: wrap(provider), port: 0, configuration: configuration, clock: clock, hasher: .minimal,
-                log: log, reconciliationInterval: .seconds(3_600)))
-        try await server.start()
-        guard let base = URL(string: "http://127.0.0.1:\(server.port)") else {
-            throw RunningStoreError.badBaseURL(port: server.port)
-        }
-        return RunningStore(server: server, database: database, provider: provider, base: base)
+        try await start(
+            Launch(
+                databaseURL: url,
+                server: StoreServer.Options(
+                    port: 0, configuration: configuration, clock: clock, hasher: .minimal, log: log,
+                    reconciliationInterval: .seconds(3_600)),
+                databasePoolSize: 4, ledgerPoolSize: 2, provider: wrap))
     }
-
-    /// Stops the server, then closes the ledger and the database.
-    public func stop() async {
-        await server.shutdown()
-        await provider.close()
-        await database.close()
-    }
-}
-
-/// Why a store could not be started.
-public enum RunningStoreError: Error {
-    case badBaseURL(port: Int)
 }

@@ -51,7 +51,7 @@ struct TestStore: Sendable {
     /// On PostgreSQL without a server: a failure in CI, a visible skip elsewhere.
     static func with(
         _ backend: Backend, clock: StoreClock = .system, configuration: StoreConfiguration = StoreConfiguration(),
-        provider: @Sendable (SandboxProvider) -> any PaymentProvider = { $0 },
+        provider: @escaping @Sendable (SandboxProvider) -> any PaymentProvider = { $0 },
         _ body: (TestStore) async throws -> Void
     ) async throws {
         let log = LogLines()
@@ -69,7 +69,7 @@ struct TestStore: Sendable {
     ///   tests count charges in).
     static func start(
         url: String, clock: StoreClock = .system, configuration: StoreConfiguration = StoreConfiguration(),
-        provider wrap: @Sendable (SandboxProvider) -> any PaymentProvider = { $0 }
+        provider wrap: @escaping @Sendable (SandboxProvider) -> any PaymentProvider = { $0 }
     ) async throws -> TestStore {
         let log = LogLines()
         let running = try await RunningStore.start(
