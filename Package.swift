@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "HTML", swiftSettings: strictSwift),
         // The web storefront's pages as pure functions from view data to HTML, and its stylesheet.
         // Imports neither the database nor HTTP.
-        .target(name: "StoreViews", dependencies: ["HTML", "CheckoutKit"], swiftSettings: strictSwift),
+        .target(name: "StoreViews", dependencies: ["HTML", "CheckoutKit", "StoreAPI"], swiftSettings: strictSwift),
         // One lock box and one pool of threads for blocking C calls, shared by the drivers and the servers.
         .target(name: "Concurrency", swiftSettings: strictSwift),
         // The SQL vocabulary both database drivers speak: values, queries with binds, rows, errors.

@@ -51,30 +51,13 @@ public struct Endpoint<Body: Sendable, Answer: Sendable>: Sendable, CustomString
         var remaining = values[...]
         let segments = pattern.split(separator: "/", omittingEmptySubsequences: false).map { segment -> String in
             guard segment.first == "{", segment.last == "}" else { return String(segment) }
-            return Self.encodedSegment(remaining.popFirst() ?? "")
+            return URLText.escaped(remaining.popFirst() ?? "")
         }
         return segments.joined(separator: "/")
     }
 
     /// `GET /api/orders/{id}`.
     public var description: String { "\(method.rawValue) \(pattern)" }
-
-    /// `value` with every byte outside the unreserved set of RFC 3986 percent-encoded.
-    static func encodedSegment(_ value: String) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
-        var bytes: [UInt8] = []
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
-                bytes.append(byte)
-            default:
-                bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
 }
 
 /// The body of an endpoint that takes none, and the answer of one that answers with none (204).

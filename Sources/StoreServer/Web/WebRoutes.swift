@@ -253,7 +253,7 @@ struct WebRoutes: Sendable {
             var parameters = [(FormFields.method, methodName)]
             if kind == .card, let card { parameters.append((FormFields.card, card)) }
             if let key { parameters.append((FormFields.idempotencyKey, key)) }
-            return StorePaths.checkoutReview + Self.query(parameters)
+            return StorePaths.checkoutReview + URLText.query(parameters)
         }
         guard let key = form.value(FormFields.idempotencyKey).flatMap(IdempotencyKey.init(rawValue:)),
             let kind, let expectedText = form.value(FormFields.expectedTotal),
@@ -488,18 +488,6 @@ struct WebRoutes: Sendable {
         else { return nil }
         return path
     }
-
-    /// `?name=value&…`, each part percent-encoded (everything but unreserved characters).
-    static func query(_ parameters: [(String, String)]) -> String {
-        func encoded(_ text: String) -> String {
-            text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
-        }
-        guard !parameters.isEmpty else { return "" }
-        return "?" + parameters.map { encoded($0.0) + "=" + encoded($0.1) }.joined(separator: "&")
-    }
-
-    private static let unreserved = CharacterSet(
-        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     static func redirect(_ location: String) -> Response {
         var response = Response(status: .seeOther)

@@ -1,4 +1,5 @@
 import CheckoutKit
+import StoreAPI
 
 /// Every address the storefront's pages link to or send a form to, written once so the server's
 /// routes and the pages cannot drift apart.
@@ -62,7 +63,7 @@ public enum StorePaths {
     public static func removeBasketItem(_ id: ProductID) -> String {
         filling(removeBasketItemPattern, with: String(id.rawValue))
     }
-    public static func order(_ id: String) -> String { filling(orderPattern, with: QueryString.escape(id)) }
+    public static func order(_ id: String) -> String { filling(orderPattern, with: URLText.escaped(id)) }
 
     /// `pattern` with its one `{parameter}` replaced by `segment` (already escaped).
     static func filling(_ pattern: String, with segment: String) -> String {
@@ -73,6 +74,6 @@ public enum StorePaths {
     public static func checkout(method: PaymentMethod.Kind, card: String?) -> String {
         var parameters = [(FormFields.method, method.rawValue)]
         if method == .card, let card { parameters.append((FormFields.card, card)) }
-        return checkout + QueryString.encode(parameters)
+        return checkout + URLText.query(parameters)
     }
 }

@@ -1,5 +1,6 @@
 import CheckoutKit
 import Foundation
+import StoreAPI
 
 /// What the catalog shows: a search text, a category and an order, all kept in the query string
 /// (`/?q=cap&category=apparel&sort=price-asc`) so a link or the back button shows the same list.
@@ -56,7 +57,7 @@ public struct CatalogQuery: Hashable, Sendable {
         if !search.isEmpty { parameters.append((FormFields.search, search)) }
         if let category { parameters.append((FormFields.category, category)) }
         if sort != .featured { parameters.append((FormFields.sort, sort.rawValue)) }
-        return StorePaths.catalog + QueryString.encode(parameters)
+        return StorePaths.catalog + URLText.query(parameters)
     }
 
     /// The products this query shows, grouped by `categories` in their order and sorted within
