@@ -87,9 +87,7 @@ public final class PlainShop {
         let shown = products.filter { category == nil || $0.category.lowercased() == category?.lowercased() }
         if shown.isEmpty { return write("no products" + (category.map { " in \($0)" } ?? "")) }
         for product in shown {
-            let stock =
-                product.stock == 0
-                ? "sold out" : product.stock < StockLabel.lowThreshold ? "only \(product.stock) left" : "in stock"
+            let stock = StockState(units: product.stock).plainLabel ?? "in stock"
             write(
                 "\(product.id)\t\(product.title)\t\(money(product.price))\t\(stock)\tin basket: \(list.count(of: product))"
             )
@@ -344,7 +342,13 @@ public final class PlainShop {
     }
 }
 
-/// When a stock count is shown as "only N left".
-enum StockLabel {
-    static let lowThreshold = 30
+extension StockState {
+    /// "only 3 left", "sold out", or `nil` when there is plenty: the terminal's words.
+    var plainLabel: String? {
+        switch self {
+        case .inStock: nil
+        case .low(let units): "only \(units) left"
+        case .soldOut: "sold out"
+        }
+    }
 }

@@ -379,9 +379,7 @@ public final class ScreenShop {
             let first = max(0, selected - visible + 1)
             for (offset, product) in products.dropFirst(first).prefix(visible).enumerated() {
                 let index = first + offset
-                let stock =
-                    product.stock == 0
-                    ? "sold out" : product.stock < StockLabel.lowThreshold ? "only \(product.stock) left" : ""
+                let stock = StockState(units: product.stock).plainLabel ?? ""
                 let count = list.count(of: product)
                 let line =
                     "\(pad(product.title, 30)) \(pad(money(product.price), 9)) \(pad(stock, 14)) "

@@ -1,3 +1,4 @@
+import CheckoutKit
 import HTML
 
 /// The building blocks of the storefront's forms: POST forms that always carry the CSRF token,
@@ -44,7 +45,8 @@ enum Forms {
             [.class("field field-quantity")],
             .label([.for(id)], "Quantity"),
             .input([
-                .type("number"), .id(id), .name(FormFields.quantity), .value(String(value)), .min(1), .max(10),
+                .type("number"), .id(id), .name(FormFields.quantity), .value(String(value)),
+                .min(Quantity.range.lowerBound), .max(Quantity.range.upperBound),
                 .step(1), .inputmode("numeric"), .required(),
             ]))
     }

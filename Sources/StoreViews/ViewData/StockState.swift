@@ -1,26 +1,6 @@
-/// How much of a product is left, as a shopper needs to know it.
-public enum StockState: Hashable, Sendable {
-    /// Plenty left; nothing is said.
-    case inStock
-    /// Only a few units left: "Only 3 left".
-    case low(Int)
-    /// None left: "Sold out", and the product cannot be added.
-    case soldOut
+import CheckoutKit
 
-    /// Below this many units a product shows "Only N left".
-    public static let defaultLowStockThreshold = 30
-
-    /// The state for `units` available, calling fewer than `lowStockThreshold` units low.
-    public init(units: Int, lowStockThreshold: Int = StockState.defaultLowStockThreshold) {
-        if units <= 0 {
-            self = .soldOut
-        } else if units < lowStockThreshold {
-            self = .low(units)
-        } else {
-            self = .inStock
-        }
-    }
-
+extension StockState {
     /// "Only 3 left", "Sold out", or `nil` when there is plenty.
     public var label: String? {
         switch self {
@@ -29,6 +9,4 @@ public enum StockState: Hashable, Sendable {
         case .soldOut: "Sold out"
         }
     }
-
-    public var isAvailable: Bool { self != .soldOut }
 }
