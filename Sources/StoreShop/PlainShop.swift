@@ -304,11 +304,7 @@ public final class PlainShop {
         for line in order.lines {
             write("\(line.title)\t\(line.quantity) × \(money(line.unitPrice))\t\(money(line.lineTotal))")
         }
-        write("Subtotal\t\(money(order.subtotal))")
-        if !order.discount.isZero { write("Discount\t−\(money(order.discount))") }
-        write("Shipping\t\(order.shipping.isZero ? "free" : money(order.shipping))")
-        write("Fee\t\(money(order.fee))")
-        write("Total charged\t\(money(order.total))")
+        for row in ReceiptTotals(order, money: money).rows { write("\(row.label)\t\(row.value)") }
     }
 
     private func product(_ text: String?) async -> ProductBody? {

@@ -484,13 +484,13 @@ public final class ScreenShop {
                 "\(pad(line.title, 30)) \(line.quantity) × \(pad(money(line.unitPrice), 9)) \(money(line.lineTotal))")
             row += 1
         }
-        put(row + 1, 2, "Subtotal       \(money(order.subtotal))")
-        if !order.discount.isZero { put(row + 2, 2, "Discount       −\(money(order.discount))") }
-        put(row + 3, 2, "Shipping       \(order.shipping.isZero ? "free" : money(order.shipping))")
-        put(row + 4, 2, "Fee            \(money(order.fee))")
-        _ = cnc_bold(1)
-        put(row + 5, 2, "Total charged  \(money(order.total))")
-        _ = cnc_bold(0)
+        row += 1
+        for total in ReceiptTotals(order, money: money).rows {
+            if total.emphasized { _ = cnc_bold(1) }
+            put(row, 2, "\(pad(total.label, 14)) \(total.value)")
+            if total.emphasized { _ = cnc_bold(0) }
+            row += 1
+        }
     }
 
     // MARK: - Helpers
