@@ -9,9 +9,7 @@ extension BasketService {
         var body = try BasketBody(
             lines: basket.lines, price: basket.price, promotion: basket.promotion,
             quotes: try configuration.fees.quotes(total: basket.price.total), locale: configuration.locale)
-        if let code = basket.unusableCode {
-            body.promoNotice = "The code \(code.rawValue) can no longer be used."
-        }
+        if let notice = basket.unusableCodeNotice { body.promoNotice = notice }
         return body
     }
 }

@@ -100,15 +100,12 @@ extension LoginError: HTTPErrorConvertible {
     package var httpError: HTTPError {
         switch self {
         case .invalidEmail:
-            HTTPError(
-                .unprocessableContent, type: "invalid_body",
-                message: "An email address has at most 254 characters and no control characters.")
+            HTTPError(.unprocessableContent, type: "invalid_body", message: message)
         case .invalidCredentials:
-            HTTPError(.unauthorized, type: "invalid_credentials", message: "The email or password is incorrect.")
+            HTTPError(.unauthorized, type: "invalid_credentials", message: message)
         case .throttled(let retryAfter):
             HTTPError(
-                .tooManyRequests, type: "too_many_attempts",
-                message: "Too many failed logins. Try again in a few minutes.",
+                .tooManyRequests, type: "too_many_attempts", message: message,
                 headers: ["Retry-After": String(Int(retryAfter.rounded(.up)))])
         }
     }

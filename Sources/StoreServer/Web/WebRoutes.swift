@@ -101,9 +101,7 @@ struct WebRoutes: Sendable {
         if let basket = visit.basket {
             promoCode.applied = basket.promotion?.code.rawValue ?? basket.unusableCode?.rawValue
             promoCode.notice = basket.price.promotionNotice
-            if let code = basket.unusableCode {
-                promoCode.error = "The code \(code.rawValue) can no longer be used."
-            }
+            if let notice = basket.unusableCodeNotice { promoCode.error = notice }
         }
         if case .promotionInvalid(let typed) = visit.status {
             promoCode.error = "That code does not exist or can no longer be used."
@@ -171,8 +169,8 @@ struct WebRoutes: Sendable {
         if visit.customer != nil { return Self.redirect(StorePaths.profile) }
         var page = LoginPage()
         switch visit.status {
-        case .loginFailed: page.error = "The email or password is incorrect."
-        case .loginThrottled: page.error = "Too many failed logins. Try again in a few minutes."
+        case .loginFailed: page.error = LoginError.invalidCredentials.message
+        case .loginThrottled: page.error = LoginError.throttled(retryAfter: 0).message
         default: break
         }
         return visit.respond(StorePages.login(page, context: visit.context))
@@ -452,9 +450,8 @@ struct WebRoutes: Sendable {
                     + " went over 10, so the basket holds the most it can: 10.",
                 kind: .info)
         case .loggedOut: return StatusMessage("You are logged out.")
-        case .loginFailed: return StatusMessage("The email or password is incorrect.", kind: .error)
-        case .loginThrottled:
-            return StatusMessage("Too many failed logins. Try again in a few minutes.", kind: .error)
+        case .loginFailed: return StatusMessage(LoginError.invalidCredentials.message, kind: .error)
+        case .loginThrottled: return StatusMessage(LoginError.throttled(retryAfter: 0).message, kind: .error)
         case .tooManyNewShoppers: return StatusMessage("Too many new visits at once. Try again soon.", kind: .error)
         case .declined(let reason): return StatusMessage(reason.explanation + " Your basket is kept.", kind: .error)
         case .unavailable:

@@ -12,6 +12,12 @@ package struct PricedBasket: Sendable {
     package let unusableCode: PromotionCode?
     package let tier: Tier
     package let price: PriceBreakdown
+
+    /// What the basket says of a code it can no longer use ("The code RUN10 can no longer be
+    /// used."), or `nil`.
+    package var unusableCodeNotice: String? {
+        unusableCode.map { "The code \($0.rawValue) can no longer be used." }
+    }
 }
 
 /// Reads and changes baskets, always pricing through ``CheckoutKit/Pricing`` — the one copy of

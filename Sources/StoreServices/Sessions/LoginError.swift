@@ -9,3 +9,14 @@ package enum LoginError: Error, Hashable, Sendable {
     /// Over one of the login throttle's limits: try again after `retryAfter` seconds.
     case throttled(retryAfter: TimeInterval)
 }
+
+extension LoginError {
+    /// The refusal in words for people, the same on every face.
+    package var message: String {
+        switch self {
+        case .invalidEmail: "An email address has at most 254 characters and no control characters."
+        case .invalidCredentials: "The email or password is incorrect."
+        case .throttled: "Too many failed logins. Try again in a few minutes."
+        }
+    }
+}
