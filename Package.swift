@@ -112,16 +112,18 @@ let package = Package(
             name: "StoreViewsTests", dependencies: ["StoreViews", "HTML", "CheckoutKit"],
             exclude: ["__Snapshots__"], swiftSettings: strictSwift),
         .testTarget(
-            name: "ConcurrencyTests", dependencies: ["Concurrency", "StoreTestSupport"], swiftSettings: strictSwift),
+            name: "ConcurrencyTests", dependencies: ["Concurrency", "TestWaiting"], swiftSettings: strictSwift),
         .testTarget(name: "StoreSQLTests", dependencies: ["StoreSQL"], swiftSettings: strictSwift),
         .testTarget(
-            name: "SQLiteDriverTests", dependencies: ["SQLiteDriver", "StoreSQL", "StoreTestSupport", "Concurrency"],
+            name: "SQLiteDriverTests", dependencies: ["SQLiteDriver", "StoreSQL", "TestWaiting", "Concurrency"],
             swiftSettings: strictSwift),
         .testTarget(
             name: "PostgresDriverTests", dependencies: ["PostgresDriver", "StoreSQL"], swiftSettings: strictSwift),
+        // Waiting for a condition instead of a fixed sleep, for every suite: depends on nothing.
+        .target(name: "TestWaiting", path: "Tests/TestWaiting", swiftSettings: strictSwift),
         // What the store's suites share: the backends, a fresh PostgreSQL schema per test.
         .target(
-            name: "StoreTestSupport", dependencies: ["StoreDatabase"], path: "Tests/StoreTestSupport",
+            name: "StoreTestSupport", dependencies: ["StoreDatabase", "TestWaiting"], path: "Tests/StoreTestSupport",
             swiftSettings: strictSwift),
         // A real store on a loopback port, for the server's and the client's end-to-end suites.
         .target(
@@ -132,12 +134,14 @@ let package = Package(
             name: "StoreDatabaseTests",
             dependencies: ["StoreDatabase", "CheckoutKit", "StoreSQL", "StoreCrypto", "StoreTestSupport"],
             swiftSettings: strictSwift),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "Concurrency"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "HTTPServerTests", dependencies: ["HTTPServer", "Concurrency", "TestWaiting"],
+            swiftSettings: strictSwift),
         .testTarget(
             name: "StoreServerTests",
             dependencies: [
                 "StoreServer", "StoreServices", "StoreDatabase", "StoreAPI", "CheckoutKit", "StoreCrypto",
-                "PaymentProvider", "StoreTestSupport", "StoreServerTestSupport",
+                "PaymentProvider", "StoreTestSupport", "StoreServerTestSupport", "TestWaiting",
             ],
             swiftSettings: strictSwift),
         .testTarget(name: "StoreCryptoTests", dependencies: ["StoreCrypto"], swiftSettings: strictSwift),
@@ -159,5 +163,8 @@ let package = Package(
         .executableTarget(
             name: "DatabaseBenchmark", dependencies: ["StoreDatabase", "CheckoutKit", "StoreSQL"],
             path: "benchmarks/DatabaseBenchmark", swiftSettings: strictSwift),
+        .executableTarget(
+            name: "StatementCacheBenchmark", dependencies: ["PostgresDriver", "StoreSQL"],
+            path: "benchmarks/StatementCacheBenchmark", swiftSettings: strictSwift),
     ]
 )

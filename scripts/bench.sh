@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh bench
 swift build -c release --product PricingBenchmark
 swift build -c release --product DatabaseBenchmark
+swift build -c release --product StatementCacheBenchmark
 
 pg_dir="$(mktemp -d /tmp/store-bench-pg.XXXXXX)"
 pg_port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
@@ -19,6 +20,8 @@ echo "== pricing"
 .build/release/PricingBenchmark 5
 echo "== database"
 .build/release/DatabaseBenchmark
+echo "== PostgreSQL statement cache"
+.build/release/StatementCacheBenchmark
 echo "== HTTP catalog reads"
 scripts/bench-http.sh
 echo "== checkout"

@@ -1,6 +1,6 @@
 import Concurrency
 import Foundation
-import StoreTestSupport
+import TestWaiting
 import Testing
 
 /// A resource that remembers which thread made it and checks every use against it.

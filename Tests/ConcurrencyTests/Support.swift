@@ -1,6 +1,6 @@
 import Concurrency
 import Foundation
-import StoreTestSupport
+import TestWaiting
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import Concurrency
 import Foundation
+import TestWaiting
 import Testing
 
 @testable import HTTPServer
@@ -30,10 +31,8 @@ final class Recorder: @unchecked Sendable {
 
     /// Waits (up to 10 s) until `count` slow handlers have started.
     func waitForHandlers(_ count: Int) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while lock.withLock({ started }) < count {
-            guard ContinuousClock.now < deadline else { throw ClientError(description: "handlers did not start") }
-            try await Task.sleep(for: .milliseconds(5))
+        guard try await eventually({ lock.withLock { started } >= count }) else {
+            throw ClientError(description: "handlers did not start")
         }
     }
 
@@ -352,8 +351,8 @@ struct ServerTests {
         async let slow = fetch(port: port, "/sleep/1000")
         try await recorder.waitForHandlers(1)
         async let stopping: Void = server.shutdown()
-        while server.core.inFlight > 0 && !connectionRefused(port: port) {
-            try await Task.sleep(for: .milliseconds(20))
+        _ = try await eventually(every: .milliseconds(20)) {
+            server.core.inFlight == 0 || connectionRefused(port: port)
         }
         #expect(server.core.inFlight == 1, "refused while the slow request is still in progress")
         #expect(try await slow.status == 200)

@@ -1,7 +1,7 @@
 import Foundation
 import SQLiteDriver
 import StoreSQL
-import StoreTestSupport
+import TestWaiting
 import Testing
 
 extension SQLiteDriverTests {

@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import SQLiteDriver
 import StoreSQL
-import StoreTestSupport
+import TestWaiting
 import Testing
 
 /// Every driver test, run one at a time: some count the process's open file descriptors, and the

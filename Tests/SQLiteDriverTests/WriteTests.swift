@@ -2,7 +2,7 @@ import Concurrency
 import Foundation
 import SQLiteDriver
 import StoreSQL
-import StoreTestSupport
+import TestWaiting
 import Testing
 
 extension SQLiteDriverTests {

@@ -1,4 +1,5 @@
 import Foundation
+import TestWaiting
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -75,21 +76,18 @@ import FoundationNetworking
 
     /// Waits (up to 60 s) for the first line on standard output.
     static func firstLine(of running: Running) async throws -> String {
-        for _ in 0..<600 {
-            if let newline = running.stdout.text.firstIndex(of: "\n") {
-                return String(running.stdout.text[..<newline])
-            }
-            if !running.process.isRunning { break }
-            try await Task.sleep(for: .milliseconds(100))
+        let line = try await eventuallyValue(timeout: .seconds(60), every: .milliseconds(20)) { () -> String? in
+            if let newline = running.stdout.text.firstIndex(of: "\n") { return String(running.stdout.text[..<newline]) }
+            return running.process.isRunning ? nil : ""
         }
+        if let line, !line.isEmpty { return line }
         throw TestError("no first line; stderr: \(running.stderr.text)")
     }
 
     /// Waits (up to 30 s) for the process to exit and, when given, for its output to be read to the end.
     static func waitForExit(_ process: Process, output: [Output] = []) async throws -> Int32 {
-        for _ in 0..<300 where process.isRunning { try await Task.sleep(for: .milliseconds(100)) }
-        #expect(!process.isRunning)
-        for _ in 0..<50 where !output.allSatisfy(\.isEnded) { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(try await eventually(timeout: .seconds(30), every: .milliseconds(20)) { !process.isRunning })
+        _ = try await eventually { output.allSatisfy(\.isEnded) }
         return process.terminationStatus
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import StoreAPI
 import StoreTestSupport
+import TestWaiting
 import Testing
 
 @testable import StoreServer
@@ -110,12 +111,11 @@ import Testing
             let status = try await store.rawStatus(
                 "POST /api/sessions HTTP/1.1\r\nHost: x\r\nContent-Length: 4242424242424242x\r\n\r\n", body: [])
             #expect(status == 400)
-            var messages: [String] = []
-            for _ in 0..<100 {
-                messages = store.log.all.filter { $0.contains(#""event":"http_library""#) }
-                if !messages.isEmpty { break }
-                try await Task.sleep(for: .milliseconds(20))
-            }
+            let messages: [String] =
+                try await eventuallyValue { () -> [String]? in
+                    let lines = store.log.all.filter { $0.contains(#""event":"http_library""#) }
+                    return lines.isEmpty ? nil : lines
+                } ?? []
             #expect(!messages.isEmpty)
             for message in messages {
                 let line = try #require(try JSONSerialization.jsonObject(with: Data(message.utf8)) as? [String: Any])

@@ -6,6 +6,7 @@ import StoreDatabase
 import StoreServer
 import StoreServices
 import StoreTestSupport
+import TestWaiting
 import Testing
 
 /// "Keys protect a request; the basket protects the money": each way a basket was once paid twice
@@ -250,11 +251,7 @@ final class ProviderGate: @unchecked Sendable {
     }
 
     func waitUntilHeld() async throws {
-        for _ in 0..<500 {
-            if lock.withLock({ held > 0 }) { return }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        throw TestError("no provider call arrived")
+        guard try await eventually({ lock.withLock { held > 0 } }) else { throw TestError("no provider call arrived") }
     }
 
     fileprivate func pass() async {

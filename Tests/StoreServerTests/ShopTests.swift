@@ -1,4 +1,5 @@
 import Foundation
+import TestWaiting
 import Testing
 
 /// `store shop`, the terminal storefront, against a real `store serve` (docs/BEHAVIOUR.md §12).
@@ -141,9 +142,10 @@ import Testing
 
     /// Waits (up to 20 s) until the screen shows `text`.
     static func waitFor(_ text: String, in session: String) async throws {
-        for _ in 0..<200 {
-            if try await capture(session).contains(text) { return }
-            try await Task.sleep(for: .milliseconds(100))
+        if try await eventually(
+            timeout: .seconds(20), every: .milliseconds(100), { try await capture(session).contains(text) })
+        {
+            return
         }
         throw TestError("the screen never showed \(text):\n\(try await capture(session))")
     }
