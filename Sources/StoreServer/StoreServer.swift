@@ -111,10 +111,9 @@ public final class StoreServer: Sendable {
         self.checkout = checkout
         let orders = OrdersService(database: database)
         CheckoutRoutes(checkout: checkout, orders: orders).register(on: &routes)
-        WebRoutes(
-            catalog: catalog, sessions: sessions, baskets: baskets, checkout: checkout, orders: orders,
-            accounts: accounts, login: login, configuration: configuration, clock: options.clock
-        ).register(on: &routes)
+        Storefront(
+            catalog: catalog, sessions: sessions, baskets: baskets, accounts: accounts, configuration: configuration
+        ).register(on: &routes, checkout: checkout, orders: orders, login: login, clock: options.clock)
         FakeStoreRoutes(
             cache: documents, sessions: sessions, baskets: baskets, login: login, accounts: accounts,
             clock: options.clock, fallbackHost: { "\(options.host):\(portBox.current)" }
