@@ -146,6 +146,10 @@ let package = Package(
             swiftSettings: strictSwift),
         .testTarget(name: "StoreCryptoTests", dependencies: ["StoreCrypto"], swiftSettings: strictSwift),
         .testTarget(
+            name: "PaymentProviderTests",
+            dependencies: ["PaymentProvider", "CheckoutKit", "StoreDatabase", "StoreTestSupport"],
+            swiftSettings: strictSwift),
+        .testTarget(
             name: "StoreClientTests",
             dependencies: [
                 "StoreClient", "StoreClientInProcess", "StoreFeatures", "StoreAPI", "CheckoutKit", "StoreServer",
