@@ -128,7 +128,10 @@ let package = Package(
         // A real store on a loopback port, for the server's and the client's end-to-end suites.
         .target(
             name: "StoreServerTestSupport",
-            dependencies: ["StoreServer", "StoreServices", "StoreDatabase", "PaymentProvider", "StoreTestSupport"],
+            dependencies: [
+                "StoreServer", "StoreServices", "StoreDatabase", "PaymentProvider", "StoreTestSupport", "StoreAPI",
+                "CheckoutKit", "StoreCrypto", "TestWaiting",
+            ],
             path: "Tests/StoreServerTestSupport", swiftSettings: strictSwift),
         .testTarget(
             name: "StoreDatabaseTests",
@@ -137,8 +140,49 @@ let package = Package(
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "Concurrency", "TestWaiting"],
             swiftSettings: strictSwift),
+        // The JSON API and the Fake-Store routes through a running store; the server's guard and log.
         .testTarget(
             name: "StoreServerTests",
+            dependencies: [
+                "StoreServer", "StoreServices", "StoreDatabase", "StoreAPI", "CheckoutKit", "StoreCrypto",
+                "PaymentProvider", "StoreTestSupport", "StoreServerTestSupport", "TestWaiting",
+            ],
+            swiftSettings: strictSwift),
+        // The web storefront through a running store, as a browser without JavaScript uses it.
+        .testTarget(
+            name: "StorefrontTests",
+            dependencies: [
+                "StoreServer", "StoreServices", "StoreDatabase", "StoreAPI", "CheckoutKit", "StoreCrypto",
+                "PaymentProvider", "StoreTestSupport", "StoreServerTestSupport", "TestWaiting",
+            ],
+            swiftSettings: strictSwift),
+        // Never charging twice: duplicate storms, lost answers, two servers, kill -9 chaos.
+        .testTarget(
+            name: "ReliabilityTests",
+            dependencies: [
+                "StoreServer", "StoreServices", "StoreDatabase", "StoreAPI", "CheckoutKit", "StoreCrypto",
+                "PaymentProvider", "StoreTestSupport", "StoreServerTestSupport", "TestWaiting",
+            ],
+            swiftSettings: strictSwift),
+        // The store executable as a process: its commands, options, start and stop.
+        .testTarget(
+            name: "StoreCommandTests",
+            dependencies: [
+                "StoreServer", "StoreServices", "StoreDatabase", "StoreAPI", "CheckoutKit", "StoreCrypto",
+                "PaymentProvider", "StoreTestSupport", "StoreServerTestSupport", "TestWaiting",
+            ],
+            swiftSettings: strictSwift),
+        // The terminal storefront (store shop), --plain and full screen under tmux.
+        .testTarget(
+            name: "StoreShopTests",
+            dependencies: [
+                "StoreServer", "StoreServices", "StoreDatabase", "StoreAPI", "CheckoutKit", "StoreCrypto",
+                "PaymentProvider", "StoreTestSupport", "StoreServerTestSupport", "TestWaiting",
+            ],
+            swiftSettings: strictSwift),
+        // The services' own units (the provider call's deadline).
+        .testTarget(
+            name: "StoreServicesTests",
             dependencies: [
                 "StoreServer", "StoreServices", "StoreDatabase", "StoreAPI", "CheckoutKit", "StoreCrypto",
                 "PaymentProvider", "StoreTestSupport", "StoreServerTestSupport", "TestWaiting",

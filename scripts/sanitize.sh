@@ -38,6 +38,6 @@ echo "== AddressSanitizer: the HTTP server and the store end to end"
 # Leak checking is off: a run with it on (docs/RELIABILITY.md) reported only libcurl under
 # URLSession, Foundation's file reading and the XCTest runner, none of the store's own code.
 ASAN_OPTIONS="halt_on_error=1 detect_leaks=0" \
-    swift test --skip-build --sanitize=address --build-path .build/asan --filter 'HTTPServerTests|StoreServerTests'
+    swift test --skip-build --sanitize=address --build-path .build/asan --filter 'HTTPServerTests|StoreServerTests|StorefrontTests|ReliabilityTests'
 
 echo "== sanitize: no report"

@@ -3,6 +3,7 @@ import Foundation
 import StoreAPI
 import StoreCrypto
 import StoreDatabase
+import StoreServerTestSupport
 import StoreServices
 import StoreTestSupport
 import TestWaiting

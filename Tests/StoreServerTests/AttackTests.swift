@@ -2,6 +2,7 @@ import CheckoutKit
 import Foundation
 import StoreAPI
 import StoreDatabase
+import StoreServerTestSupport
 import StoreServices
 import StoreTestSupport
 import Testing

@@ -1,6 +1,7 @@
 import CheckoutKit
 import Foundation
 import StoreCrypto
+import StoreServerTestSupport
 import StoreServices
 import StoreTestSupport
 import Testing

@@ -2,42 +2,10 @@ import CheckoutKit
 import Foundation
 import StoreAPI
 import StoreDatabase
+import StoreServerTestSupport
 import StoreServices
 import StoreTestSupport
 import Testing
-
-extension TestStore {
-    func checkout(token: String, key: String?, method: String, total: String) async throws -> Reply {
-        var headers: [String: String] = [:]
-        if let key { headers["Idempotency-Key"] = key }
-        return try await send(
-            "POST", "/api/checkout", token: token,
-            json: #"{"payment_method":\#(method),"expected_total":{"amount":"\#(total)","currency":"EUR"}}"#,
-            headers: headers)
-    }
-
-    /// A shopper with the worked-case basket of docs/BEHAVIOUR.md §4: 10.20 + 21.90 + 2 × 8.95 with RUN10 = 45.00.
-    func workedCaseShopper() async throws -> String {
-        let token = try await newSession()
-        _ = try await setQuantity(1, of: 1, token: token)
-        _ = try await setQuantity(1, of: 2, token: token)
-        _ = try await setQuantity(2, of: 3, token: token)
-        _ = try await send("PUT", "/api/basket/promotion", token: token, json: #"{"code":"RUN10"}"#)
-        return token
-    }
-
-    func stock(_ product: Int64) async throws -> Int {
-        try #require(try await database.catalog.product(ProductID(product))).stock
-    }
-
-    func orderCount() async throws -> Int {
-        try await database.sql.read {
-            try $0.queryFirst("SELECT COUNT(*) AS n FROM orders")?.decode("n", as: Int.self) ?? -1
-        }
-    }
-}
-
-let visa = #"{"type":"card","token":"tok_visa"}"#
 
 @Suite("Checkout end to end") struct CheckoutTests {
     @Test("a paid checkout: the order as charged, basket emptied, stock taken", arguments: Backend.allCases)

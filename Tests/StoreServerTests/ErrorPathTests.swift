@@ -1,5 +1,6 @@
 import Foundation
 import StoreAPI
+import StoreServerTestSupport
 import StoreTestSupport
 import TestWaiting
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import StoreCrypto
 import StoreDatabase
+import StoreServerTestSupport
 import StoreTestSupport
 import Testing
 

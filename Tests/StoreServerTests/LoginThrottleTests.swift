@@ -1,5 +1,6 @@
 import Foundation
 import StoreAPI
+import StoreServerTestSupport
 import StoreServices
 import StoreTestSupport
 import Testing

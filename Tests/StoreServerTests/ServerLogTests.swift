@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import StoreServerTestSupport
 import Testing
 
 @testable import StoreServer

@@ -3,6 +3,7 @@ import Foundation
 import StoreAPI
 import StoreDatabase
 import StoreServer
+import StoreServerTestSupport
 import StoreServices
 import StoreTestSupport
 import Testing
@@ -235,15 +236,15 @@ final class MovableClock: @unchecked Sendable {
             // Migrate and seed once, as the first server of a fleet would.
             let setup = try await StoreDatabase.open(url: url, hasher: .minimal, poolSize: 1)
             await setup.close()
-            let first = try CommandLineTests.launch(["serve", "--port", "0", "--database", url])
-            let second = try CommandLineTests.launch(["serve", "--port", "0", "--database", url])
+            let first = try StoreProcess.launch(["serve", "--port", "0", "--database", url])
+            let second = try StoreProcess.launch(["serve", "--port", "0", "--database", url])
             defer {
                 if first.process.isRunning { first.process.terminate() }
                 if second.process.isRunning { second.process.terminate() }
             }
             var found: [URL] = []
             for process in [first, second] {
-                let line = try await CommandLineTests.firstLine(of: process)
+                let line = try await StoreProcess.firstLine(of: process)
                 found.append(try #require(URL(string: String(line.dropFirst("listening on ".count)))))
             }
             let session = URLSession(configuration: .ephemeral)
@@ -260,8 +261,8 @@ final class MovableClock: @unchecked Sendable {
 
             first.process.terminate()
             second.process.terminate()
-            #expect(try await CommandLineTests.waitForExit(first) == 0)
-            #expect(try await CommandLineTests.waitForExit(second) == 0)
+            #expect(try await StoreProcess.waitForExit(first) == 0)
+            #expect(try await StoreProcess.waitForExit(second) == 0)
             let database = try await StoreDatabase.openUnmigrated(url: url, poolSize: 1)
             do {
                 try await check(database)

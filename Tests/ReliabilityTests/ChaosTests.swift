@@ -3,6 +3,7 @@ import Foundation
 import StoreAPI
 import StoreDatabase
 import StoreSQL
+import StoreServerTestSupport
 import StoreServices
 import Testing
 
@@ -72,8 +73,8 @@ import FoundationNetworking
         }
 
         func start() async throws {
-            let running = try CommandLineTests.launch(arguments)
-            _ = try await CommandLineTests.firstLine(of: running)
+            let running = try StoreProcess.launch(arguments)
+            _ = try await StoreProcess.firstLine(of: running)
             swap(running.process)
         }
 
@@ -92,14 +93,14 @@ import FoundationNetworking
         func kill9() async throws {
             if let victim = swap(nil), victim.isRunning {
                 Foundation.kill(victim.processIdentifier, SIGKILL)
-                _ = try await CommandLineTests.waitForExit(victim)
+                _ = try await StoreProcess.waitForExit(victim)
             }
         }
 
         func terminate() async throws {
             if let victim = swap(nil), victim.isRunning {
                 victim.terminate()
-                _ = try await CommandLineTests.waitForExit(victim)
+                _ = try await StoreProcess.waitForExit(victim)
             }
         }
     }

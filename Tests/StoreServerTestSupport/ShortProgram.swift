@@ -11,12 +11,12 @@ import Glibc
 /// on, so `waitUntilExit()` never returns (swift-corelibs-foundation issue 4795). This spawns the
 /// program itself, closes every inherited descriptor above standard error in the child, and reaps
 /// it with `waitpid`, giving up after `limit`.
-enum ShortProgram {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+public enum ShortProgram {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
     }
 
-    static func run(
+    public static func run(
         _ path: String, _ arguments: [String], limit: Duration = .seconds(20)
     ) async throws -> (
         status: Int32, output: String

@@ -4,6 +4,7 @@ import PaymentProvider
 import StoreAPI
 import StoreDatabase
 import StoreServer
+import StoreServerTestSupport
 import StoreServices
 import StoreTestSupport
 import TestWaiting

@@ -5,7 +5,6 @@ import StoreAPI
 import StoreCrypto
 import StoreDatabase
 import StoreServer
-import StoreServerTestSupport
 import StoreServices
 import StoreTestSupport
 import Testing
@@ -15,41 +14,43 @@ import FoundationNetworking
 #endif
 
 /// Collects access-log lines in memory.
-final class LogLines: @unchecked Sendable {
+public final class LogLines: @unchecked Sendable {
+    public init() {}
+
     private let lock = NSLock()
     private var lines: [String] = []
 
-    func append(_ line: String) {
+    public func append(_ line: String) {
         lock.lock()
         lines.append(line)
         lock.unlock()
     }
 
-    var all: [String] {
+    public var all: [String] {
         lock.lock()
         defer { lock.unlock() }
         return lines
     }
 
     /// A server log that writes here.
-    var serverLog: ServerLog {
+    public var serverLog: ServerLog {
         ServerLog { self.append(String(decoding: $0, as: UTF8.self)) }
     }
 }
 
 /// A running store on a loopback port over a fresh database, its access log, and a client for it.
-struct TestStore: Sendable {
-    let running: RunningStore
-    let log: LogLines
+public struct TestStore: Sendable {
+    public let running: RunningStore
+    public let log: LogLines
 
-    var server: StoreServer { running.server }
-    var database: StoreDatabase { running.database }
-    var provider: SandboxProvider { running.provider }
-    var base: URL { running.base }
+    public var server: StoreServer { running.server }
+    public var database: StoreDatabase { running.database }
+    public var provider: SandboxProvider { running.provider }
+    public var base: URL { running.base }
 
     /// Runs `body` against a fresh store on `backend`, then stops it and removes its data.
     /// On PostgreSQL without a server: a failure in CI, a visible skip elsewhere.
-    static func with(
+    public static func with(
         _ backend: Backend, clock: StoreClock = .system, configuration: StoreConfiguration = StoreConfiguration(),
         provider: @escaping @Sendable (SandboxProvider) -> any PaymentProvider = { $0 },
         _ body: (TestStore) async throws -> Void
@@ -67,7 +68,7 @@ struct TestStore: Sendable {
     /// sandbox ledger beside it.
     /// - Parameter provider: what the server charges through, made from the sandbox (which the
     ///   tests count charges in).
-    static func start(
+    public static func start(
         url: String, clock: StoreClock = .system, configuration: StoreConfiguration = StoreConfiguration(),
         provider wrap: @escaping @Sendable (SandboxProvider) -> any PaymentProvider = { $0 }
     ) async throws -> TestStore {
@@ -78,44 +79,44 @@ struct TestStore: Sendable {
     }
 
     /// Stops the server, then closes the ledger and the database.
-    func stop() async {
+    public func stop() async {
         await running.stop()
     }
 
     // MARK: Client
 
-    struct Reply: Sendable {
-        let status: Int
-        let headers: [String: String]
-        let body: Data
+    public struct Reply: Sendable {
+        public let status: Int
+        public let headers: [String: String]
+        public let body: Data
 
-        var text: String { String(decoding: body, as: UTF8.self) }
+        public var text: String { String(decoding: body, as: UTF8.self) }
 
-        func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        public func decode<T: Decodable>(_ type: T.Type) throws -> T {
             try StoreJSON.makeDecoder().decode(type, from: body)
         }
 
-        func header(_ name: String) -> String? {
+        public func header(_ name: String) -> String? {
             headers.first { $0.key.lowercased() == name.lowercased() }?.value
         }
 
         /// The answer of `endpoint`, decoded.
-        func answer<Body, Answer: Decodable>(_ endpoint: Endpoint<Body, Answer>) throws -> Answer {
+        public func answer<Body, Answer: Decodable>(_ endpoint: Endpoint<Body, Answer>) throws -> Answer {
             try decode(Answer.self)
         }
 
         /// The `type` of an error body.
-        var errorType: String? { try? decode(ErrorBody.self).error.type }
+        public var errorType: String? { try? decode(ErrorBody.self).error.type }
     }
 
-    static let session: URLSession = {
+    public static let session: URLSession = {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 30
         configuration.httpMaximumConnectionsPerHost = 16
         return URLSession(configuration: configuration)
     }()
 
-    func send(
+    public func send(
         _ method: String, _ path: String, token: String? = nil, json: String? = nil, body: Data? = nil,
         headers: [String: String] = [:]
     ) async throws -> Reply {
@@ -140,7 +141,7 @@ struct TestStore: Sendable {
 
     /// Sends a raw request head and body over a plain socket and returns the status code of the
     /// answer, read even if the server stops reading the body and closes the connection early.
-    func rawStatus(_ head: String, body: [UInt8]) async throws -> Int {
+    public func rawStatus(_ head: String, body: [UInt8]) async throws -> Int {
         let port = UInt16(server.port)
         return try await withCheckedThrowingContinuation { continuation in
             Thread {
@@ -151,7 +152,7 @@ struct TestStore: Sendable {
 
     /// Sends `text` over a plain socket in one write and returns all the server sends back until
     /// it closes the connection (or 3 s pass).
-    func rawExchange(_ text: String) async throws -> String {
+    public func rawExchange(_ text: String) async throws -> String {
         let port = UInt16(server.port)
         return try await withCheckedThrowingContinuation { continuation in
             Thread {
@@ -231,7 +232,7 @@ struct TestStore: Sendable {
     // MARK: Endpoints
 
     /// Sends `endpoint` with its path parameters and a JSON body, as the store's clients do.
-    func send<Body: Encodable, Answer>(
+    public func send<Body: Encodable, Answer>(
         _ endpoint: Endpoint<Body, Answer>, _ parameters: String..., body: Body, token: String? = nil,
         headers: [String: String] = [:]
     ) async throws -> Reply {
@@ -241,7 +242,7 @@ struct TestStore: Sendable {
     }
 
     /// Sends `endpoint`, which takes no body, with its path parameters.
-    func send<Answer>(
+    public func send<Answer>(
         _ endpoint: Endpoint<NoBody, Answer>, _ parameters: String..., token: String? = nil,
         headers: [String: String] = [:]
     ) async throws -> Reply {
@@ -249,22 +250,22 @@ struct TestStore: Sendable {
     }
 
     /// A new anonymous session's token.
-    func newSession() async throws -> String {
+    public func newSession() async throws -> String {
         let reply = try await send(Endpoints.createSession)
         #expect(reply.status == 201)
         return try reply.decode(SessionResponse.self).token
     }
 
-    func login(_ email: String, _ password: String, token: String? = nil) async throws -> Reply {
+    public func login(_ email: String, _ password: String, token: String? = nil) async throws -> Reply {
         try await send(Endpoints.login, body: LoginRequest(email: email, password: password), token: token)
     }
 
-    func setQuantity(_ quantity: Int, of product: Int, token: String) async throws -> Reply {
+    public func setQuantity(_ quantity: Int, of product: Int, token: String) async throws -> Reply {
         try await send(
             Endpoints.setQuantity, String(product), body: SetQuantityRequest(quantity: quantity), token: token)
     }
 
-    func basket(_ token: String) async throws -> BasketBody {
+    public func basket(_ token: String) async throws -> BasketBody {
         let reply = try await send(Endpoints.basket, token: token)
         guard reply.status == 200 else {
             throw TestError("\(Endpoints.basket) answered \(reply.status): \(reply.text)")
@@ -273,9 +274,42 @@ struct TestStore: Sendable {
     }
 }
 
-struct TestError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct TestError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
 
-func eur(_ cents: Int64) -> Money { Money(minorUnits: cents, currency: .eur) }
+public func eur(_ cents: Int64) -> Money { Money(minorUnits: cents, currency: .eur) }
+
+extension TestStore {
+    public func checkout(token: String, key: String?, method: String, total: String) async throws -> Reply {
+        var headers: [String: String] = [:]
+        if let key { headers["Idempotency-Key"] = key }
+        return try await send(
+            "POST", "/api/checkout", token: token,
+            json: #"{"payment_method":\#(method),"expected_total":{"amount":"\#(total)","currency":"EUR"}}"#,
+            headers: headers)
+    }
+
+    /// A shopper with the worked-case basket of docs/BEHAVIOUR.md §4: 10.20 + 21.90 + 2 × 8.95 with RUN10 = 45.00.
+    public func workedCaseShopper() async throws -> String {
+        let token = try await newSession()
+        _ = try await setQuantity(1, of: 1, token: token)
+        _ = try await setQuantity(1, of: 2, token: token)
+        _ = try await setQuantity(2, of: 3, token: token)
+        _ = try await send("PUT", "/api/basket/promotion", token: token, json: #"{"code":"RUN10"}"#)
+        return token
+    }
+
+    public func stock(_ product: Int64) async throws -> Int {
+        try #require(try await database.catalog.product(ProductID(product))).stock
+    }
+
+    public func orderCount() async throws -> Int {
+        try await database.sql.read {
+            try $0.queryFirst("SELECT COUNT(*) AS n FROM orders")?.decode("n", as: Int.self) ?? -1
+        }
+    }
+}
+
+public let visa = #"{"type":"card","token":"tok_visa"}"#

@@ -1,10 +1,11 @@
 import Foundation
+import StoreServerTestSupport
 import TestWaiting
 import Testing
 
 /// `store shop`, the terminal storefront, against a real `store serve` (docs/BEHAVIOUR.md §12).
 @Suite("store shop", .serialized) struct ShopTests {
-    typealias CLI = CommandLineTests
+    typealias CLI = StoreProcess
 
     /// Runs `body` with a fresh `store serve` on a free port and its base URL.
     static func withServer(_ body: (String) async throws -> Void) async throws {
