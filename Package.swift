@@ -6,6 +6,12 @@ let strictSwift: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// What the suites over a running store depend on.
+let storeTestDependencies: [Target.Dependency] = [
+    "StoreServer", "StoreServices", "StoreDatabase", "StoreAPI", "CheckoutKit", "StoreCrypto", "PaymentProvider",
+    "StoreTestSupport", "StoreServerTestSupport", "TestWaiting",
+]
+
 let package = Package(
     name: "OnlineStore",
     platforms: [.macOS(.v14), .iOS(.v17)],
@@ -143,50 +149,32 @@ let package = Package(
         // The JSON API and the Fake-Store routes through a running store; the server's guard and log.
         .testTarget(
             name: "StoreServerTests",
-            dependencies: [
-                "StoreServer", "StoreServices", "StoreDatabase", "StoreAPI", "CheckoutKit", "StoreCrypto",
-                "PaymentProvider", "StoreTestSupport", "StoreServerTestSupport", "TestWaiting",
-            ],
+            dependencies: storeTestDependencies,
             swiftSettings: strictSwift),
         // The web storefront through a running store, as a browser without JavaScript uses it.
         .testTarget(
             name: "StorefrontTests",
-            dependencies: [
-                "StoreServer", "StoreServices", "StoreDatabase", "StoreAPI", "CheckoutKit", "StoreCrypto",
-                "PaymentProvider", "StoreTestSupport", "StoreServerTestSupport", "TestWaiting",
-            ],
+            dependencies: storeTestDependencies,
             swiftSettings: strictSwift),
         // Never charging twice: duplicate storms, lost answers, two servers, kill -9 chaos.
         .testTarget(
             name: "ReliabilityTests",
-            dependencies: [
-                "StoreServer", "StoreServices", "StoreDatabase", "StoreAPI", "CheckoutKit", "StoreCrypto",
-                "PaymentProvider", "StoreTestSupport", "StoreServerTestSupport", "TestWaiting",
-            ],
+            dependencies: storeTestDependencies,
             swiftSettings: strictSwift),
         // The store executable as a process: its commands, options, start and stop.
         .testTarget(
             name: "StoreCommandTests",
-            dependencies: [
-                "StoreServer", "StoreServices", "StoreDatabase", "StoreAPI", "CheckoutKit", "StoreCrypto",
-                "PaymentProvider", "StoreTestSupport", "StoreServerTestSupport", "TestWaiting",
-            ],
+            dependencies: storeTestDependencies,
             swiftSettings: strictSwift),
         // The terminal storefront (store shop), --plain and full screen under tmux.
         .testTarget(
             name: "StoreShopTests",
-            dependencies: [
-                "StoreServer", "StoreServices", "StoreDatabase", "StoreAPI", "CheckoutKit", "StoreCrypto",
-                "PaymentProvider", "StoreTestSupport", "StoreServerTestSupport", "TestWaiting",
-            ],
+            dependencies: storeTestDependencies,
             swiftSettings: strictSwift),
         // The services' own units (the provider call's deadline).
         .testTarget(
             name: "StoreServicesTests",
-            dependencies: [
-                "StoreServer", "StoreServices", "StoreDatabase", "StoreAPI", "CheckoutKit", "StoreCrypto",
-                "PaymentProvider", "StoreTestSupport", "StoreServerTestSupport", "TestWaiting",
-            ],
+            dependencies: storeTestDependencies,
             swiftSettings: strictSwift),
         .testTarget(name: "StoreCryptoTests", dependencies: ["StoreCrypto"], swiftSettings: strictSwift),
         .testTarget(
