@@ -23,6 +23,8 @@ public struct StoreDatabase: Sendable {
     public var orders: OrderRepository { OrderRepository(database: sql) }
     public var analytics: AnalyticsRepository { AnalyticsRepository(database: sql) }
     public var housekeeping: HousekeepingRepository { HousekeepingRepository(database: sql) }
+    public var staff: StaffRepository { StaffRepository(database: sql) }
+    public var audit: AuditRepository { AuditRepository(database: sql) }
 
     /// Opens the database at `url`, applies pending migrations and, when `seed` is set, seeds it.
     ///

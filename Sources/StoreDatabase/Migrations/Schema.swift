@@ -7,7 +7,7 @@
 /// Conventions: money is integer minor units beside a currency code; instants are integer
 /// milliseconds since 1970 UTC; flags are 0/1. Secrets are stored only as hashes.
 public enum Schema {
-    public static let migrations: [Migration] = [version1, version2, version3, version4]
+    public static let migrations: [Migration] = [version1, version2, version3, version4, version5]
 
     static func portable(version: Int, name: String, _ sql: String) -> Migration {
         let sqlite =
@@ -229,4 +229,64 @@ public enum Schema {
         """
         ALTER TABLE payment_attempts ADD COLUMN decline_reason TEXT;
         """)
+
+    /// The back office's people and its record (docs/BEHAVIOUR.md §13): staff apart from
+    /// customers, their sessions (idle and absolute expiry), and the audit log, which the database
+    /// itself keeps append-only — an `UPDATE`, `DELETE` (or, on PostgreSQL, `TRUNCATE`) of it fails.
+    static let version5: Migration = {
+        let tables = portable(
+            version: 5, name: "back office: staff, sessions, audit log",
+            """
+            CREATE TABLE staff (
+                id $AUTOID,
+                email TEXT NOT NULL UNIQUE,
+                password_hash TEXT NOT NULL,
+                role TEXT NOT NULL CHECK (role IN ('owner', 'catalog', 'orders')),
+                created_at $INT NOT NULL
+            )$STRICT;
+
+            CREATE TABLE staff_sessions (
+                token_hash $BLOB PRIMARY KEY,
+                staff_id $INT NOT NULL REFERENCES staff (id),
+                created_at $INT NOT NULL,
+                last_seen_at $INT NOT NULL,
+                expires_at $INT NOT NULL
+            )$STRICT;
+            CREATE INDEX staff_sessions_by_expiry ON staff_sessions (expires_at);
+
+            CREATE TABLE audit_log (
+                id $AUTOID,
+                at $INT NOT NULL,
+                staff_id $INT REFERENCES staff (id),
+                actor TEXT NOT NULL,
+                action TEXT NOT NULL,
+                subject TEXT NOT NULL,
+                before_value TEXT,
+                after_value TEXT
+            )$STRICT;
+            CREATE INDEX audit_log_by_staff ON audit_log (staff_id, id);
+            """)
+        let sqliteGuard = """
+
+            CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log
+            BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+            CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log
+            BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;
+            """
+        let postgresGuard = """
+
+            CREATE FUNCTION audit_log_is_append_only() RETURNS trigger LANGUAGE plpgsql AS $guard$
+            BEGIN
+                RAISE EXCEPTION 'the audit log is append-only';
+            END
+            $guard$;
+            CREATE TRIGGER audit_log_no_change BEFORE UPDATE OR DELETE ON audit_log
+                FOR EACH ROW EXECUTE FUNCTION audit_log_is_append_only();
+            CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON audit_log
+                FOR EACH STATEMENT EXECUTE FUNCTION audit_log_is_append_only();
+            """
+        return Migration(
+            version: 5, name: tables.name, sqlite: tables.sqlite + sqliteGuard,
+            postgres: tables.postgres + postgresGuard)
+    }()
 }

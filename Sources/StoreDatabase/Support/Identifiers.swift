@@ -60,3 +60,14 @@ public struct ProviderCallID: RawRepresentable, Hashable, Sendable, CustomString
 
     public var description: String { rawValue }
 }
+
+/// A member of staff: numbered by the database.
+public struct StaffID: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: Int64
+
+    public init(rawValue: Int64) {
+        self.rawValue = rawValue
+    }
+
+    public var description: String { String(rawValue) }
+}
