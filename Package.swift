@@ -83,7 +83,7 @@ let package = Package(
             name: "store",
             dependencies: [
                 "StoreServer", "StoreServices", "StoreDatabase", "PaymentProvider", "Concurrency", "StoreShop",
-                "StoreClient", "StoreFeatures",
+                "StoreClient", "StoreFeatures", "CheckoutKit", "StoreCrypto",
             ],
             swiftSettings: strictSwift
         ),

@@ -25,11 +25,16 @@ public struct RunningStore: Sendable {
         public var ledgerPoolSize: Int
         /// What the server charges through, made from the sandbox (tests wrap it to add faults).
         public var provider: @Sendable (SandboxProvider) -> any PaymentProvider
+        /// Whether a new database gets the demo data (catalog, promotions, demo customers and
+        /// owner); without, a real shop starts with the schema only.
+        public var demoData: Bool
 
         public init(
             databaseURL: String, server: StoreServer.Options = StoreServer.Options(), databasePoolSize: Int = 8,
-            ledgerPoolSize: Int = 4, provider: @escaping @Sendable (SandboxProvider) -> any PaymentProvider = { $0 }
+            ledgerPoolSize: Int = 4, provider: @escaping @Sendable (SandboxProvider) -> any PaymentProvider = { $0 },
+            demoData: Bool = true
         ) {
+            self.demoData = demoData
             self.databaseURL = databaseURL
             self.server = server
             self.databasePoolSize = databasePoolSize
@@ -57,7 +62,7 @@ public struct RunningStore: Sendable {
         let database: StoreDatabase
         do {
             database = try await StoreDatabase.open(
-                url: url, hasher: launch.server.hasher, poolSize: launch.databasePoolSize)
+                url: url, seed: launch.demoData, hasher: launch.server.hasher, poolSize: launch.databasePoolSize)
         } catch {
             throw StartError("cannot open the database \(redacted): \(error)")
         }

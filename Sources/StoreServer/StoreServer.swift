@@ -95,10 +95,14 @@ public final class StoreServer: Sendable {
             database: database, hasher: options.hasher,
             throttle: LoginThrottle(limits: configuration.loginLimits),
             clock: options.clock, decoyHash: decoyHash)
+        // Staff sign in apart from customers, throttled by the same rules in a throttle of their own.
+        let staff = StaffService(
+            database: database, hasher: options.hasher, throttle: LoginThrottle(limits: configuration.loginLimits),
+            clock: options.clock, decoyHash: decoyHash)
         let portBox = Locked(options.port)
 
         let log = options.log
-        var routes = RouteTable(sessions: sessions)
+        var routes = RouteTable(sessions: sessions, staff: staff)
         routes.use(CardNumberGuard())
         CatalogRoutes(cache: documents, images: try ProductImages.load()).register(on: &routes)
         SessionRoutes(sessions: sessions, login: login).register(on: &routes)
@@ -118,6 +122,7 @@ public final class StoreServer: Sendable {
             cache: documents, sessions: sessions, baskets: baskets, login: login, accounts: accounts,
             clock: options.clock, fallbackHost: { "\(options.host):\(portBox.current)" }
         ).register(on: &routes)
+        AdminRoutes(staff: staff).register(on: &routes)
         var router = routes.router
         let responder = StoreErrorResponder(routes: routes)
         router.errorResponder = { error, request, context in responder.respond(to: error, request, context) }

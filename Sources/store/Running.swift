@@ -9,7 +9,8 @@ extension StoreCommand.ServeOptions {
     var launch: RunningStore.Launch {
         RunningStore.Launch(
             databaseURL: database,
-            server: StoreServer.Options(host: host, port: port, connectionsPerAddress: connectionsPerAddress))
+            server: StoreServer.Options(host: host, port: port, connectionsPerAddress: connectionsPerAddress),
+            demoData: demoData)
     }
 }
 
@@ -37,4 +38,10 @@ func waitFor<Value: Sendable>(_ body: @escaping @Sendable () async throws -> Val
         outcome.withLock(waking: .all) { $0 = result }
     }
     return try outcome.wait { $0 }.get()
+}
+
+/// Why a command could not do what it was asked, said in one line.
+struct StartError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

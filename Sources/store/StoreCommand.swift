@@ -1,3 +1,4 @@
+import CheckoutKit
 import Foundation
 import StoreDatabase
 import StoreServer
@@ -6,6 +7,7 @@ import StoreServer
 enum StoreCommand: Equatable {
     case serve(ServeOptions)
     case migrate(database: String)
+    case addStaff(AddStaffOptions)
     case shop(ShopOptions)
     case help(topic: String?)
 
@@ -19,8 +21,18 @@ enum StoreCommand: Equatable {
         var host = "127.0.0.1"
         var port = 8080
         var database: String
+        /// A real shop: a new database gets the schema only, no products, customers or staff.
+        var demoData = true
         /// Open connections allowed from one client address (behind a proxy, every client has its address).
         var connectionsPerAddress = StoreServer.Options.defaultConnectionsPerAddress
+    }
+
+    struct AddStaffOptions: Equatable {
+        var database: String
+        var email = ""
+        var role = ""
+        /// The password is the first line of standard input (for scripts), not typed at a prompt.
+        var passwordFromStandardInput = false
     }
 
     /// A command line that could not be understood, with the reason.
@@ -57,6 +69,7 @@ enum StoreCommand: Equatable {
                     }
                     options.port = port
                 case "--database": options.database = try value(for: option)
+                case "--no-demo-data": options.demoData = false
                 case "--connections-per-address":
                     let text = try value(for: option)
                     guard let limit = Int(text), (1...100_000).contains(limit) else {
@@ -79,6 +92,25 @@ enum StoreCommand: Equatable {
             }
             do { _ = try DatabaseURL(database) } catch { throw UsageError(message: error.description) }
             return .migrate(database: database)
+        case "staff":
+            guard rest.popFirst() == "add" else { throw UsageError(message: "store staff: the command is add") }
+            var options = AddStaffOptions(database: defaultDatabase)
+            while let option = rest.popFirst() {
+                switch option {
+                case "-h", "--help": return .help(topic: "staff")
+                case "--database": options.database = try value(for: option)
+                case "--email": options.email = try value(for: option)
+                case "--role": options.role = try value(for: option)
+                case "--password-stdin": options.passwordFromStandardInput = true
+                default: throw UsageError(message: "unknown option \(option) for staff add")
+                }
+            }
+            guard !options.email.isEmpty else { throw UsageError(message: "staff add needs --email") }
+            guard StaffRole(rawValue: options.role) != nil else {
+                throw UsageError(message: "staff add needs --role owner, catalog or orders")
+            }
+            do { _ = try DatabaseURL(options.database) } catch { throw UsageError(message: error.description) }
+            return .addStaff(options)
         case "shop":
             var options = ShopOptions()
             while let option = rest.popFirst() {
@@ -101,8 +133,9 @@ enum StoreCommand: Equatable {
         store — the OnlineStore server and its terminal storefront
 
         USAGE
-          store serve [--host HOST] [--port PORT] [--database URL] [--connections-per-address N]
+          store serve [--host HOST] [--port PORT] [--database URL] [--connections-per-address N] [--no-demo-data]
           store migrate [--database URL]
+          store staff add --email EMAIL --role owner|catalog|orders [--password-stdin] [--database URL]
           store shop [--server URL] [--plain]
           store help [COMMAND]
 
@@ -115,6 +148,11 @@ enum StoreCommand: Equatable {
                     never a token, a password, a body or card data). SIGINT or SIGTERM stops accepting
                     connections, finishes the requests in flight, closes the database and exits 0.
           migrate   Applies pending schema migrations and seeds the store, then exits.
+          staff add Adds a member of staff to the back office (/admin) with a role: owner (everything,
+                    and staff), catalog (products, prices, stock, promotions) or orders (orders,
+                    fulfilment, refunds, customers). The password is asked for on the terminal, without
+                    echo, or read from the first line of standard input with --password-stdin; at least
+                    12 characters. Written to the audit log as done by the command line.
           shop      The terminal storefront, a client of a running store (--server, default
                     http://127.0.0.1:8080): full screen on a terminal (? shows the keys), or with
                     --plain (or when standard input is not a terminal) one command per line: type help.
@@ -126,6 +164,8 @@ enum StoreCommand: Equatable {
           --connections-per-address N
                             (serve) Open connections allowed from one client address (default \(StoreServer.Options.defaultConnectionsPerAddress);
                             raise it behind a reverse proxy, where every client has the proxy's address).
+          --no-demo-data    (serve) A real shop: a new database gets the schema only — no products,
+                            customers or staff (add the first owner with store staff add).
           --server URL      (shop) The store to shop at.
           --plain           (shop) One command per line on standard input, one answer on standard output.
           --database URL    sqlite:PATH (default sqlite:.store/store.sqlite; the directory is created)
@@ -135,6 +175,8 @@ enum StoreCommand: Equatable {
         EXAMPLES
           store serve
           store serve --port 0 --database sqlite:/tmp/shop.sqlite
+          store serve --no-demo-data --database sqlite:shop.sqlite
+          store staff add --email me@myshop.example --role owner --database sqlite:shop.sqlite
           store shop --server http://127.0.0.1:8080
           STORE_DATABASE_URL=postgres://store@127.0.0.1:5432/store store serve --host 0.0.0.0
         """

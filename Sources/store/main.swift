@@ -25,6 +25,12 @@ case .migrate(let url):
     } catch {
         fail("cannot prepare the database: \(error)", code: 1)
     }
+case .addStaff(let options):
+    do {
+        try waitFor { try await addStaff(options) }
+    } catch {
+        fail("staff add: \(error)", code: 1)
+    }
 case .shop(let options):
     runShop(options)
 case .serve(let options):

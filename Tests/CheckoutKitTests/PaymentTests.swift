@@ -130,6 +130,10 @@ import Testing
 
     @Test func aCardNeedsAWellFormedToken() {
         #expect(throws: CheckoutError.invalidCardToken) { try PaymentMethod(wireName: "card", token: nil) }
+        // A token is a card's: with a method that takes none it is refused, not ignored.
+        for name in ["payment_link", "qr_code"] {
+            #expect(throws: CheckoutError.invalidCardToken) { try PaymentMethod(wireName: name, token: "tok_visa") }
+        }
         for token in ["", "tok_", "visa", "tok_visa!", "tok_ visa", String(repeating: "a", count: 80)] {
             #expect(throws: CheckoutError.invalidCardToken) { try CardToken(token) }
         }

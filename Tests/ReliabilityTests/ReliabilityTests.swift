@@ -182,26 +182,6 @@ import FoundationNetworking
     }
 }
 
-/// A clock the test moves by hand.
-final class MovableClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var offset: TimeInterval = 0
-
-    func advance(by seconds: TimeInterval) {
-        lock.lock()
-        offset += seconds
-        lock.unlock()
-    }
-
-    var clock: StoreClock {
-        StoreClock { [self] in
-            lock.lock()
-            defer { lock.unlock() }
-            return Date().addingTimeInterval(offset)
-        }
-    }
-}
-
 @Suite("Lost answers") struct LostAnswerTests {
     @Test("an attempt whose answer was lost is never given up: it is resolved with the provider")
     func lostAnswersAreResolvedNotExpired() async throws {

@@ -55,4 +55,58 @@ import FoundationNetworking
         #expect(running.stderr.text.contains("\"route\":\"/api/products\""))
         #expect(running.stderr.text.contains("stopped"))
     }
+
+    @Test("a real shop: --no-demo-data serves an empty store; store staff add gives it its first owner")
+    func aRealShop() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("store-real-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = "sqlite:\(directory.appendingPathComponent("shop.sqlite").path)"
+
+        let short = try StoreProcess.launch(
+            [
+                "staff", "add", "--email", "me@myshop.test", "--role", "owner", "--password-stdin", "--database",
+                database,
+            ],
+            input: "too short\n")
+        #expect(try await StoreProcess.waitForExit(short) == 1)
+        #expect(short.stderr.text.contains("at least 12 characters"))
+        let added = try StoreProcess.launch(
+            [
+                "staff", "add", "--email", "Me@MyShop.test", "--role", "owner", "--password-stdin", "--database",
+                database,
+            ],
+            input: "a long enough password\n")
+        #expect(try await StoreProcess.waitForExit(added) == 0)
+        #expect(added.stdout.text == "added me@myshop.test (owner)\n")
+        let noTerminal = try StoreProcess.launch(
+            ["staff", "add", "--email", "two@myshop.test", "--role", "catalog", "--database", database], input: "")
+        #expect(try await StoreProcess.waitForExit(noTerminal) == 1)
+        #expect(noTerminal.stderr.text.contains("--password-stdin"))
+
+        let running = try StoreProcess.launch(["serve", "--port", "0", "--no-demo-data", "--database", database])
+        defer { if running.process.isRunning { running.process.terminate() } }
+        let line = try await StoreProcess.firstLine(of: running)
+        let base = String(line.dropFirst("listening on ".count))
+        func call(_ method: String, _ path: String, _ json: String? = nil) async throws -> (Int, String) {
+            var request = URLRequest(url: try #require(URL(string: base + path)))
+            request.httpMethod = method
+            request.httpBody = json.map { Data($0.utf8) }
+            let (data, response) = try await URLSession.shared.data(for: request)
+            return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+        }
+        #expect(try await call("GET", "/api/products") == (200, "[]"))
+        #expect(try await call("GET", "/api/categories") == (200, "[]"))
+        let demo = try await call(
+            "POST", "/api/admin/sessions", #"{"email":"owner@onlinestore.test","password":"owner-demo-password"}"#)
+        #expect(demo.0 == 401)
+        let customer = try await call(
+            "POST", "/api/login", #"{"email":"pro@onlinestore.test","password":"pro-demo-password"}"#)
+        #expect(customer.0 == 401)
+        let owner = try await call(
+            "POST", "/api/admin/sessions", #"{"email":"me@myshop.test","password":"a long enough password"}"#)
+        #expect(owner.0 == 201)
+        #expect(owner.1.contains(#""role":"owner""#))
+        running.process.terminate()
+        #expect(try await StoreProcess.waitForExit(running) == 0)
+    }
 }

@@ -136,7 +136,7 @@ import Testing
         }
         func check(_ database: StoreDatabase) async throws {
             try await Migrator.migrate(database.sql, migrations: [Schema.migrations[0]], now: testNow)
-            try await Seeder.seed(database.sql, currency: .eur, hasher: .minimal, now: testNow)
+            try await Seeder.seed(database.sql, currency: .eur, hasher: .minimal, now: testNow, parts: .shop)
             let stock = try #require(try await database.catalog.product(ProductID(11))).stock
             try await database.sql.write { connection in
                 for (attempt, shopper, inFlight) in [("pay_refused", "shp_a", 0), ("pay_flying", "shp_b", 1)] {

@@ -38,8 +38,8 @@ import Testing
         }
     }
 
-    /// Every route for shoppers says so with 401 and a challenge when called without a session,
-    /// before its handler runs; and only those do.
+    /// Every route for shoppers (and for staff) says so with 401 and a challenge when called
+    /// without a session, before its handler runs; and only those do.
     @Test(arguments: [Backend.sqlite])
     func shopperRoutesRequireASession(backend: Backend) async throws {
         try await TestStore.with(backend) { store in
@@ -48,7 +48,7 @@ import Testing
                 let reply = try await store.send(
                     route.method.rawValue, Self.path(for: route), json: Self.body(for: route))
                 switch route.access {
-                case .shopper:
+                case .shopper, .staff:
                     #expect(reply.status == 401, "\(route)")
                     #expect(reply.errorType == "unauthorized", "\(route)")
                     #expect(reply.header("WWW-Authenticate")?.hasPrefix("Bearer") == true, "\(route)")

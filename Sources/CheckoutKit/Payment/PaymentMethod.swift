@@ -40,17 +40,19 @@ public enum PaymentMethod: Hashable, Sendable {
     /// Builds a method from its wire name and, for cards, a token.
     ///
     /// - Throws: ``CheckoutError/unknownPaymentMethod`` for a name outside the set,
-    ///   ``CheckoutError/invalidCardToken`` for a card without a well-formed token, and
-    ///   ``CheckoutError/cardNumberRejected`` when the token looks like a card number.
+    ///   ``CheckoutError/invalidCardToken`` for a card without a well-formed token or a token with
+    ///   a method that takes none, and ``CheckoutError/cardNumberRejected`` when the token looks
+    ///   like a card number.
     public init(wireName name: String, token: String?) throws(CheckoutError) {
-        switch try Kind(wireName: name) {
-        case .card:
+        let kind = try Kind(wireName: name)
+        if kind == .card {
             guard let token else { throw .invalidCardToken }
             self = .card(try CardToken(token))
-        case .paymentLink:
-            self = .paymentLink
-        case .qrCode:
-            self = .qrCode
+            return
         }
+        // A token belongs to a card: sent with a method that takes none, it is a mistake the client
+        // should hear of, not something to ignore (nor to tell retries apart by).
+        guard token == nil else { throw .invalidCardToken }
+        self = kind == .paymentLink ? .paymentLink : .qrCode
     }
 }

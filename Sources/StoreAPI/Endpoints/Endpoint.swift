@@ -1,3 +1,5 @@
+import CheckoutKit
+
 /// One endpoint of the store's HTTP API, described once and used by the server's routes, the
 /// Swift client and the tests: its method, its path pattern with `{parameters}`, whether it needs
 /// a session, and — as type parameters — the JSON body it takes and the answer it gives.
@@ -15,11 +17,14 @@ public struct Endpoint<Body: Sendable, Answer: Sendable>: Sendable, CustomString
     }
 
     /// Who may call it.
-    public enum Access: Sendable {
+    public enum Access: Hashable, Sendable {
         /// Anyone.
         case open
         /// A shopper with a session: `Authorization: Bearer <token>` (401 without).
         case session
+        /// A member of staff with a staff session's bearer token (401 without; a customer's token
+        /// is not one), whose role has `permission` (403 without); any member of staff for `nil`.
+        case staff(Permission?)
     }
 
     public let method: Method

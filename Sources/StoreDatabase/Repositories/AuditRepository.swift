@@ -7,6 +7,8 @@ public enum AuditActor: Hashable, Sendable {
     case staff(StaffID, email: String)
     /// `store` on the shop's own machine (`store staff add`, `store catalog import`).
     case commandLine
+    /// The store filling a new database with its demo data.
+    case demoData
     /// A sign-in for an email no member of staff has. What was typed is not kept: it could be
     /// anything (a password in the wrong field, a card number).
     case unknownAccount
@@ -21,6 +23,7 @@ public enum AuditActor: Hashable, Sendable {
         switch self {
         case .staff(_, let email): email
         case .commandLine: "command line"
+        case .demoData: "demo data"
         case .unknownAccount: "unknown account"
         }
     }

@@ -161,4 +161,16 @@ public enum SeedCatalog {
             email: "free@onlinestore.test", password: "free-demo-password", firstName: "Sam", lastName: "Stride",
             subscriptionLength: nil),
     ]
+
+    /// The demo owner documented in the README, beside the demo customers: the back office of the
+    /// demo store. A real shop (`store serve --no-demo-data`) starts without staff.
+    public static let demoStaff = [
+        DemoStaff(email: "owner@onlinestore.test", password: "owner-demo-password", role: .owner)
+    ]
+
+    public struct DemoStaff: Sendable {
+        public let email: String
+        public let password: String
+        public let role: StaffRole
+    }
 }

@@ -3,16 +3,40 @@ import Foundation
 import StoreCrypto
 import StoreSQL
 
-/// Fills a new database with the store's catalog, promotions and demo customers.
+/// Fills a new database with the store's catalog, promotions, demo customers and demo owner.
 ///
 /// Idempotent: rows that exist are left as they are (stock that was sold stays sold), and a demo
 /// customer's password is hashed only when the customer is missing.
 public enum Seeder {
-    /// Seeds `database`; returns the number of rows inserted (0 when everything was there).
+    /// The parts of the demo data, for a database whose schema predates some of them.
+    public struct Parts: OptionSet, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+
+        /// The categories, products and promotions, and the demo customers.
+        public static let shop = Parts(rawValue: 1)
+        /// The demo owner of the back office.
+        public static let staff = Parts(rawValue: 2)
+        public static let all: Parts = [.shop, .staff]
+    }
+
+    /// Seeds `database` with `parts` of the demo data; returns the number of rows inserted (0 when
+    /// everything was there).
     @discardableResult
     public static func seed(
         _ database: any SQLDatabase, currency: Currency = .eur, hasher: PasswordHasher = .interactive,
-        now: Date = Date()
+        now: Date = Date(), parts: Parts = .all
+    ) async throws -> Int {
+        var inserted = 0
+        if parts.contains(.shop) {
+            inserted += try await seedShop(database, currency: currency, hasher: hasher, now: now)
+        }
+        if parts.contains(.staff) { inserted += try await seedStaff(database, hasher: hasher, now: now) }
+        return inserted
+    }
+
+    private static func seedShop(
+        _ database: any SQLDatabase, currency: Currency, hasher: PasswordHasher, now: Date
     ) async throws -> Int {
         var inserted = try await database.write { connection in
             var inserted = 0
@@ -52,6 +76,22 @@ public enum Seeder {
                 inserted += 1
             } catch let error as DatabaseError where error.kind == .uniqueViolation {
                 continue  // another server seeded the same customer meanwhile
+            }
+        }
+        return inserted
+    }
+
+    private static func seedStaff(_ database: any SQLDatabase, hasher: PasswordHasher, now: Date) async throws -> Int {
+        var inserted = 0
+        let staff = StaffRepository(database: database)
+        for demo in SeedCatalog.demoStaff where try await staff.staff(email: demo.email) == nil {
+            do {
+                _ = try await staff.add(
+                    email: demo.email, passwordHash: try hasher.hash(demo.password), role: demo.role, by: .demoData,
+                    now: now)
+                inserted += 1
+            } catch StaffChangeError.emailTaken {
+                continue  // another server seeded the same member of staff meanwhile
             }
         }
         return inserted

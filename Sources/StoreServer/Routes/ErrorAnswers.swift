@@ -25,6 +25,13 @@ extension HTTPError {
     static let expiredForm = HTTPError(
         .forbidden, type: "expired_form", message: "This form has expired. Please try again — your basket is kept.")
     static let categoryNotFound = HTTPError.notFound("There is no such category.")
+    /// A back-office route without a staff session (a customer's token is not one).
+    static let staffSessionRequired = HTTPError(
+        .unauthorized, type: "unauthorized",
+        message: "A staff session is required. Sign in with POST /api/admin/sessions.",
+        headers: ["WWW-Authenticate": "Bearer"])
+    /// A back-office route the caller's role does not allow.
+    static let forbidden = HTTPError(.forbidden, type: "forbidden", message: "Your role does not allow this.")
     static let imageNotFound = HTTPError.notFound("There is no such image.")
     static let orderNotFound = HTTPError.notFound("There is no such order.")
     static let userNotFound = HTTPError.notFound("There is no such user.")
@@ -187,5 +194,31 @@ struct StoreErrorResponder: Sendable {
         let body = ErrorBody(type: error.type, message: error.message, reason: error.reason, field: error.field)
         return (try? StoreJSON.encoder.encode(body)).map(Array.init)
             ?? Array(#"{"error":{"type":"internal_error","message":"An internal error occurred."}}"#.utf8)
+    }
+}
+
+extension StaffInputError: HTTPErrorConvertible {
+    package var httpError: HTTPError {
+        switch self {
+        case .invalidEmail:
+            HTTPError(
+                .unprocessableContent, type: "invalid_email", message: "That is not an email address.", field: "email")
+        case .passwordTooShort:
+            HTTPError(
+                .unprocessableContent, type: "password_too_short",
+                message: "A password has at least \(StaffService.minimumPasswordLength) characters.", field: "password")
+        }
+    }
+}
+
+extension StaffChangeError: HTTPErrorConvertible {
+    public var httpError: HTTPError {
+        switch self {
+        case .emailTaken:
+            HTTPError(
+                .conflict, type: "email_taken", message: "A member of staff has that email already.", field: "email")
+        case .lastOwner:
+            HTTPError(.conflict, type: "last_owner", message: "The shop needs an owner: this would leave it none.")
+        }
     }
 }

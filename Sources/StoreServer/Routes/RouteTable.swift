@@ -1,6 +1,7 @@
 import CheckoutKit
 import HTTPServer
 import StoreAPI
+import StoreCrypto
 import StoreDatabase
 import StoreServices
 
@@ -12,11 +13,15 @@ enum Access: Hashable, Sendable, CustomStringConvertible {
     case anyone
     /// A shopper with a session: `Authorization: Bearer <token>`, 401 without.
     case shopper
+    /// A member of staff with a staff session's bearer token (401 without — a customer's token is
+    /// not one), whose role has the permission (403 without); any member of staff for `nil`.
+    case staff(Permission?)
 
     var description: String {
         switch self {
         case .anyone: "anyone"
         case .shopper: "shopper"
+        case .staff(let permission): "staff" + (permission.map { " (\($0.rawValue))" } ?? "")
         }
     }
 }
@@ -45,6 +50,18 @@ struct ShopperContext: Sendable {
     let shopper: Shopper
 
     /// The route's path parameter, typed: see ``HTTPServer/RequestContext/parameter(_:)``.
+    func parameter<Value: PathParameter>(_ type: Value.Type = Value.self) throws(HTTPError) -> Value {
+        try route.parameter(type)
+    }
+}
+
+/// What a staff handler is given: the request's context, and the member of staff its session names.
+struct StaffContext: Sendable {
+    let route: RequestContext
+    let staff: StaffRecord
+    /// The session's token, to end it.
+    let token: SecretToken
+
     func parameter<Value: PathParameter>(_ type: Value.Type = Value.self) throws(HTTPError) -> Value {
         try route.parameter(type)
     }
@@ -113,9 +130,11 @@ struct RouteTable {
     private(set) var router = Router()
     private(set) var entries: [RouteEntry] = []
     let sessions: Sessions
+    let staff: StaffService
 
-    init(sessions: Sessions) {
+    init(sessions: Sessions, staff: StaffService) {
         self.sessions = sessions
+        self.staff = staff
     }
 
     /// An endpoint anyone may call.
@@ -146,6 +165,29 @@ struct RouteTable {
             .async { request, context in
                 guard let shopper = try await sessions.shopper(for: request) else { throw HTTPError.unauthorized }
                 var response = try await handler(request, ShopperContext(route: context, shopper: shopper))
+                response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+                return response
+            })
+    }
+
+    /// An endpoint of the back office: without a staff session's bearer token the answer is 401,
+    /// without the endpoint's permission 403, both before the handler runs; the handler is given
+    /// the member of staff. Its answers are never stored by caches.
+    mutating func staff<Body, Answer>(
+        _ endpoint: Endpoint<Body, Answer>,
+        _ handler: @escaping @Sendable (Request, StaffContext) async throws -> Response
+    ) {
+        guard case .staff(let permission) = endpoint.access else {
+            preconditionFailure("\(endpoint) is not a staff endpoint: register it for its own callers")
+        }
+        let staff = self.staff
+        register(
+            HTTPMethod(rawValue: endpoint.method.rawValue), endpoint.pattern, .staff(permission), .api,
+            .async { request, context in
+                guard let token = Sessions.bearerToken(of: request), let member = try await staff.staff(for: token)
+                else { throw HTTPError.staffSessionRequired }
+                if let permission, !member.role.may(permission) { throw HTTPError.forbidden }
+                var response = try await handler(request, StaffContext(route: context, staff: member, token: token))
                 response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
                 return response
             })
