@@ -209,8 +209,8 @@ TOML
 #   below €50.00 unless Pro or empty), amount to free shipping, total, and each payment option's
 #   fee (card 0.8 % half to even, payment link €0.25, QR code 0) and amount due (§3–§5);
 # - profile_tier: the profile's tier follows from its subscription facts (§6);
-# - card_numbers_never_echoed: no card number lookalike sent in a request comes back in the
-#   answer, grouped or not (§5);
+# - card_numbers_never_echoed: no card number lookalike (by §5's rule, below) sent in a request
+#   comes back in the answer, grouped or not (§5);
 # - checkout_charges_the_confirmed_total: a paid order's total is the total the shopper confirmed
 #   plus the published fee of the method (§5).
 #
@@ -221,9 +221,10 @@ TOML
 #
 # And one failure filter: a schema-valid request refused with 422 `card_number_rejected` is
 # dropped — and only then — when the body as sent really holds a card number lookalike by §5's
-# rule (13–19 Luhn-valid digits, together or in groups split by one to three characters that are
-# not letters or digits), as text or among its decoded JSON values (strings, keys, and numbers by
-# their exact digits and as the integer a double rounds them to). The store refuses such a body on
+# rule (13–19 Luhn-valid digits starting as cards do, together or in printed groups split by one to
+# three characters that are not letters or digits), as text or among its decoded JSON values
+# (strings, keys, and numbers by their exact digits and as the integer a double rounds them to).
+# The store refuses such a body on
 # purpose, and JSON Schema cannot say "no card numbers anywhere", so generated extra fields or
 # floats (-4.647804217851887e+16 is 46478042178518870, which passes Luhn) trip it. A
 # `card_number_rejected` for a body WITHOUT such digits still fails the run.
@@ -433,17 +434,44 @@ def _luhn(digits):
     return total % 10 == 0
 
 
+def _starts_as_cards_do(digits):
+    """§5's leading-digit rule, as CardNumberDetector.isCardNumber has it: 1 only for 15 digits
+    (UATP), 2 for 16–19 (Mastercard 2-series, Mir), 3–6 for 13–19; 0, 7, 8 and 9 never."""
+    first, count = digits[0], len(digits)
+    if first == "1":
+        return count == 15
+    if first == "2":
+        return 16 <= count <= 19
+    return first in "3456"
+
+
+def _printed_layout(lengths):
+    """One group written together, or groups as cards are printed: fours with a last group of
+    one to four digits, or Amex's 4-6-5 and Diners' 4-6-4."""
+    if len(lengths) == 1:
+        return True
+    if all(length == 4 for length in lengths[:-1]) and 1 <= lengths[-1] <= 4:
+        return True
+    return lengths in ([4, 6, 5], [4, 6, 4])
+
+
 def card_numbers_in(text):
     """The digit strings in `text` that look like card numbers."""
     found = set()
     for groups in _digit_runs(text):
         for start in range(len(groups)):
-            digits = ""
+            digits, lengths = "", []
             for group in groups[start:]:
                 digits += group
+                lengths.append(len(group))
                 if len(digits) > 19:
                     break
-                if 13 <= len(digits) <= 19 and _luhn(digits):
+                if (
+                    13 <= len(digits) <= 19
+                    and _printed_layout(lengths)
+                    and _starts_as_cards_do(digits)
+                    and _luhn(digits)
+                ):
                     found.add(digits)
     return found
 
