@@ -41,6 +41,14 @@ let package = Package(
         .target(
             name: "StoreShop", dependencies: ["StoreFeatures", "StoreClient", "StoreAPI", "CheckoutKit", "CNCurses"],
             swiftSettings: strictSwift),
+        // The files a merchant hands the catalog and takes from it: the catalog's CSV (read with
+        // every problem by line, written so that reading it back changes nothing) and product
+        // images checked by their content. Pure: bytes in, values or problems out.
+        .target(name: "CatalogFiles", dependencies: ["CheckoutKit"], swiftSettings: strictSwift),
+        // The back office's pages as pure functions from view data to HTML. Imports neither the
+        // database nor HTTP.
+        .target(
+            name: "AdminViews", dependencies: ["HTML", "CheckoutKit", "StoreViews"], swiftSettings: strictSwift),
         // A tiny HTML builder that escapes every text and attribute value; knows nothing of the store.
         .target(name: "HTML", swiftSettings: strictSwift),
         // The web storefront's pages as pure functions from view data to HTML, and its stylesheet.
@@ -64,7 +72,9 @@ let package = Package(
         // Imports no HTTP and no wire format.
         .target(
             name: "StoreServices",
-            dependencies: ["CheckoutKit", "StoreDatabase", "StoreCrypto", "PaymentProvider", "Concurrency"],
+            dependencies: [
+                "CheckoutKit", "StoreDatabase", "StoreCrypto", "PaymentProvider", "Concurrency",
+            ],
             swiftSettings: strictSwift),
         // The store server: its faces (the JSON API, the Fake-Store routes, the storefront) over the
         // services, on HTTPServer.
@@ -114,6 +124,11 @@ let package = Package(
             name: "StoreFeaturesTests", dependencies: ["StoreFeatures", "StoreClient", "StoreAPI", "CheckoutKit"],
             swiftSettings: strictSwift),
         .testTarget(name: "HTMLTests", dependencies: ["HTML"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "CatalogFilesTests", dependencies: ["CatalogFiles", "CheckoutKit"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "AdminViewsTests", dependencies: ["AdminViews", "HTML", "CheckoutKit", "StoreViews"],
+            exclude: ["__Snapshots__"], swiftSettings: strictSwift),
         .testTarget(
             name: "StoreViewsTests", dependencies: ["StoreViews", "HTML", "CheckoutKit"],
             exclude: ["__Snapshots__"], swiftSettings: strictSwift),

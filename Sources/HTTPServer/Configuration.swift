@@ -13,8 +13,23 @@ extension HTTPServer {
         public var port: Int
         /// The number of network threads; each serves its own share of the connections.
         public var threadPoolSize: Int
-        /// The largest request body accepted; a larger one is answered 413 `payload_too_large`.
+        /// The largest request body accepted on every route not listed in ``largeBodies``; a larger
+        /// one is answered 413 `payload_too_large`.
         public var maxBodyBytes: Int
+        /// The routes (method and path pattern) whose requests get a limit of their own instead of
+        /// ``maxBodyBytes`` — uploads. The first route that matches a request decides its limit,
+        /// when its header fields arrive, before any of its body is kept; a body over that limit is
+        /// answered 413 `payload_too_large` as over ``maxBodyBytes`` elsewhere. Empty by default.
+        public var largeBodies: [LargeBodyRoute]
+        /// How many requests may be receiving (or be answering with) a body larger than
+        /// ``maxBodyBytes`` at the same time, server-wide, so that the larger limits of
+        /// ``largeBodies`` cannot make the server hold many large bodies at once. A request counts
+        /// from when its declared `Content-Length` is over ``maxBodyBytes`` (or its chunked body
+        /// grows past it) until it completes or its connection closes. One more is answered 503
+        /// `server_busy` with `Retry-After: 1`, its body read and dropped (not kept), and its
+        /// connection closed. A request whose body stays within ``maxBodyBytes`` never counts.
+        /// 4 by default.
+        public var maxLargeBodiesInFlight: Int
         /// The memory each connection may use for the request line, header fields and its read
         /// buffer; a request whose header fields do not fit is rejected by libmicrohttpd (431).
         /// libmicrohttpd clears this memory between requests, so a larger pool costs time on
@@ -52,8 +67,8 @@ extension HTTPServer {
         /// A message may quote what a client sent: treat it as untrusted text.
         public var libraryMessages: (@Sendable (String) -> Void)?
 
-        /// The defaults: loopback, a free port, one network thread per core, 1 MiB bodies,
-        /// 32 KiB per connection, 30 s timeout, 1024 connections of which 128 per address, 15 s for
+        /// The defaults: loopback, a free port, one network thread per core, 1 MiB bodies (no
+        /// route with a larger limit; 4 large bodies at once when there is), 32 KiB per connection, 30 s timeout, 1024 connections of which 128 per address, 15 s for
         /// the header fields, 30 s grace period.
         public init(
             host: String = "127.0.0.1", port: Int = 0,
@@ -68,6 +83,8 @@ extension HTTPServer {
             self.port = port
             self.threadPoolSize = threadPoolSize
             self.maxBodyBytes = maxBodyBytes
+            self.largeBodies = []
+            self.maxLargeBodiesInFlight = 4
             self.connectionMemoryLimit = connectionMemoryLimit
             self.connectionTimeout = connectionTimeout
             self.connectionLimit = connectionLimit

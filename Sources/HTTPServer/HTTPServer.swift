@@ -22,10 +22,22 @@ import Darwin
 /// asynchronous route the connection is suspended, the handler runs in a `Task`, and the
 /// connection is resumed with the reply; the network thread serves other connections meanwhile.
 ///
-/// Request bodies are read into memory up to ``Configuration/maxBodyBytes``. A larger declared
-/// `Content-Length` is answered 413 before the body is read, and the connection is closed after the
-/// response; a chunked body that grows past the limit is read on and dropped (up to one more
-/// limit's worth, after which the connection is cut) and answered 413 at its end.
+/// Request bodies are read into memory up to a limit decided when the header fields arrive:
+/// ``Configuration/maxBodyBytes`` (1 MiB by default), or the limit of the first
+/// ``Configuration/largeBodies`` route (``LargeBodyRoute``: a method and a path pattern) the request
+/// matches — uploads. A body over its limit is answered 413 `payload_too_large`: with a declared
+/// `Content-Length` before any of it is kept, a chunked one when it grows past the limit. Either
+/// way what remains is read and dropped (up to 4 limits' worth, past which the connection is cut
+/// without an answer; a declared length beyond that is answered at once, and the connection closed
+/// after the response), so that the client, still sending, is not reset before it reads the
+/// answer.
+///
+/// Bodies larger than ``Configuration/maxBodyBytes`` are few at a time: at most
+/// ``Configuration/maxLargeBodiesInFlight`` requests, server-wide, may hold one — counted from when
+/// a declared `Content-Length` over ``Configuration/maxBodyBytes`` arrives (or a chunked body grows
+/// past it) until the request completes or its connection closes. One more is answered 503
+/// `server_busy` with `Retry-After: 1` and `Connection: close`, its body read and dropped like a
+/// 413's.
 ///
 /// A request whose framing is ambiguous or malformed (both `Content-Length` and
 /// `Transfer-Encoding`, two different lengths, a missing or repeated `Host`, a control character

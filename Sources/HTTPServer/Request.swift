@@ -117,6 +117,18 @@ public struct Request: Sendable {
         parseQuery(Substring(String(decoding: body, as: UTF8.self)))
     }
 
+    /// The body's parts, read per RFC 7578 with the boundary from the Content-Type header (an
+    /// HTML form sent with `enctype="multipart/form-data"`, which file fields need). Parsed on
+    /// each call. A file field left empty is a part with the file name `""` and an empty body.
+    ///
+    /// - Throws: ``MultipartError``: `.notMultipart` when the Content-Type is not
+    ///   `multipart/form-data`, `.missingBoundary` when it has no usable boundary, `.malformed`
+    ///   when the body is not framed as RFC 2046 says or a part lacks a `form-data` name,
+    ///   `.tooManyParts` past 100 parts. As an ``HTTPErrorConvertible`` it answers 415 or 400.
+    public func multipartParts() throws(MultipartError) -> [MultipartPart] {
+        try Multipart.parts(contentType: headers["Content-Type"], body: body)
+    }
+
     // Queries, forms and cookies are split on their ASCII delimiters byte by byte: compared as
     // Characters, a delimiter followed by a combining mark (`&\u{301}`) would not be one.
 

@@ -103,7 +103,14 @@ final class RequestState {
     let requestID: UInt64
     var request: Request
     let match: Router.Match
-    var tooLarge = false
+    /// The most body bytes accepted, decided when the header fields arrived.
+    let bodyLimit: BodyLimit
+    /// The answer for a body that is being read and dropped: 413 (over ``bodyLimit``) or 503
+    /// (no large-body slot free); `nil` while the body is kept.
+    var rejection: HTTPError?
+    /// Whether this request holds one of the server's large-body slots, given back in the
+    /// completion callback.
+    var holdsLargeBodySlot = false
     /// Answered before its body was read (its framing was refused); the connection closes.
     var refused = false
     var discardedBytes = 0
@@ -116,12 +123,13 @@ final class RequestState {
 
     init(
         startTime: ContinuousClock.Instant, requestID: UInt64, request: Request, match: Router.Match,
-        live: Locked<Int>
+        bodyLimit: BodyLimit, live: Locked<Int>
     ) {
         self.startTime = startTime
         self.requestID = requestID
         self.request = request
         self.match = match
+        self.bodyLimit = bodyLimit
         #if DEBUG
         self.live = live
         live.withLock { $0 += 1 }
@@ -171,6 +179,8 @@ final class ServerCore: Sendable {
         var tick: UInt64 = 0
         /// The number of the last request begun.
         var requestCount: UInt64 = 0
+        /// The requests holding a large-body slot (``HTTPServer/Configuration/maxLargeBodiesInFlight``).
+        var largeBodies = 0
     }
 
     /// An open connection, for ``HTTPServer/Configuration/headerDeadline``.
@@ -218,6 +228,20 @@ final class ServerCore: Sendable {
     // MARK: - Lifecycle
 
     var inFlight: Int { lifecycle.withLock { $0.inFlight } }
+
+    /// The number of requests holding a large-body slot.
+    var largeBodiesInFlight: Int { lifecycle.withLock { $0.largeBodies } }
+
+    /// Takes a large-body slot for `state` when one is free; `false` when all are taken.
+    private func takeLargeBodySlot(for state: RequestState) -> Bool {
+        let taken = lifecycle.withLock { lifecycle in
+            guard lifecycle.largeBodies < configuration.maxLargeBodiesInFlight else { return false }
+            lifecycle.largeBodies += 1
+            return true
+        }
+        state.holdsLargeBodySlot = taken
+        return taken
+    }
 
     func beginDraining() {
         lifecycle.withLock { $0.draining = true }
@@ -325,8 +349,8 @@ final class ServerCore: Sendable {
             case nil: return send(HTTPError.internalError, to: connection, for: state)
             }
         }
-        if state.tooLarge {
-            return send(HTTPError.payloadTooLarge, to: connection, for: state)
+        if let rejection = state.rejection {
+            return send(rejection, to: connection, for: state)
         }
         return dispatch(state, on: connection)
     }
@@ -346,14 +370,20 @@ final class ServerCore: Sendable {
         }
     }
 
-    /// The completion callback: the request is over (answered, failed or cut off); on a
-    /// keep-alive connection the next request's header fields are awaited from now.
+    /// The completion callback: the request is over (answered, failed or cut off); its
+    /// large-body slot, if it held one, is free again; on a keep-alive connection the next
+    /// request's header fields are awaited from now. libmicrohttpd calls it for every request
+    /// whose access handler was called, also when the client goes away in the middle of its body
+    /// and when the daemon stops.
     func completed(connection: OpaquePointer?, requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
         guard let requestContext, let stored = requestContext.pointee else { return }
         requestContext.pointee = nil
-        Unmanaged<RequestState>.fromOpaque(stored).release()
+        let finished = Unmanaged<RequestState>.fromOpaque(stored).takeRetainedValue()
+        let heldSlot = finished.holdsLargeBodySlot
+        finished.holdsLargeBodySlot = false
         lifecycle.withLock { state in
             state.inFlight -= 1
+            if heldSlot { state.largeBodies -= 1 }
             if let connection { state.connections[Self.key(connection)]?.waitingSince = state.tick }
         }
     }
@@ -379,7 +409,8 @@ final class ServerCore: Sendable {
         request.address = ServerCore.clientAddress(of: connection)
         let state = RequestState(
             startTime: startTime, requestID: requestIDPrefix | (count & 0xFFFF_FFFF), request: request,
-            match: router.match(request), live: liveRequests)
+            match: router.match(request), bodyLimit: BodyLimit(for: request, configuration: configuration),
+            live: liveRequests)
         requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
 
         if let problem = MessageFraming.problem(
@@ -390,43 +421,60 @@ final class ServerCore: Sendable {
             return send(problem, to: connection, for: state)
         }
         if let declared = request.headers["Content-Length"].flatMap({ Int($0) }) {
-            if declared > configuration.maxBodyBytes {
-                state.tooLarge = true
+            if declared > state.bodyLimit.bytes {
+                state.rejection = .payloadTooLarge
                 // Up to a few limits' worth, the body is read and dropped and the 413 follows it:
                 // closing on a client still sending makes its kernel reset the connection, which can
                 // lose the answer before the client reads it. A larger body is answered at once and
                 // the connection closed after the response.
-                if declared > drainLimit {
+                if declared > state.bodyLimit.drainBytes {
                     return send(HTTPError.payloadTooLarge, to: connection, for: state)
                 }
+            } else if declared > configuration.maxBodyBytes && !takeLargeBodySlot(for: state) {
+                // A large body and no slot free. The 503 could be queued now, but libmicrohttpd then
+                // closes the connection without reading the body (the rest of a request answered
+                // early is discarded), and a client still sending gets a reset that can lose the
+                // answer. So the body is read and dropped like a 413's — it is within this route's
+                // limit, so within the drain — and the 503 (`Connection: close`) queued at its end;
+                // none of it is kept, so it takes no slot.
+                state.rejection = .serverBusy
             }
-            // Reserve for small bodies only: a client may declare a length it never sends.
-            state.request.body.reserveCapacity(min(max(0, declared), 64 << 10))
+            // Reserve the whole body only for a request that holds a slot: any other client may
+            // declare a length it never sends.
+            let reserve = state.holdsLargeBodySlot ? declared : min(max(0, declared), 64 << 10)
+            state.request.body.reserveCapacity(reserve)
         }
         return .YES
     }
 
-    /// How much of a body over the limit is read and dropped before the 413 (4 limits' worth).
-    private var drainLimit: Int {
-        configuration.maxBodyBytes > Int.max / 4 ? Int.max : configuration.maxBodyBytes * 4
-    }
-
     private func receive(_ data: UnsafePointer<CChar>?, count: Int, into state: RequestState) -> MHD_Result {
-        if state.tooLarge {
-            // A body over the limit (declared, or chunked and crossing it): the rest is read and
-            // dropped, and the 413 queued once the upload is over; past `drainLimit`, the
-            // connection is closed.
+        if state.rejection != nil {
+            // A body refused (over the limit, declared or chunked and crossing it; or large with no
+            // slot free): the rest is read and dropped, and the answer queued once the upload is
+            // over — libmicrohttpd accepts no response while it hands over body data. Past the
+            // drain limit the connection is closed without an answer.
             state.discardedBytes += count
-            return state.discardedBytes > drainLimit ? .NO : .YES
+            return state.discardedBytes > state.bodyLimit.drainBytes ? .NO : .YES
         }
-        guard let data, state.request.body.count + count <= configuration.maxBodyBytes else {
-            state.tooLarge = true
-            state.request.body = []
-            state.discardedBytes = count
+        let total = state.request.body.count + count
+        guard let data, total <= state.bodyLimit.bytes else {
+            refuse(state, with: .payloadTooLarge, discarding: count)
+            return .YES
+        }
+        if total > configuration.maxBodyBytes && !state.holdsLargeBodySlot && !takeLargeBodySlot(for: state) {
+            // A chunked body on a large-body route growing past the normal limit, with no slot free.
+            refuse(state, with: .serverBusy, discarding: count)
             return .YES
         }
         state.request.body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: count))
         return .YES
+    }
+
+    /// Drops what was kept of the body; the rest will be read and dropped, then `error` answered.
+    private func refuse(_ state: RequestState, with error: HTTPError, discarding count: Int) {
+        state.rejection = error
+        state.request.body = []
+        state.discardedBytes = count
     }
 
     private func dispatch(_ state: RequestState, on connection: OpaquePointer) -> MHD_Result {

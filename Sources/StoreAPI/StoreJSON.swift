@@ -22,9 +22,9 @@ public enum StoreJSON {
     }
 
     /// Instants on the wire: ISO 8601 in UTC with milliseconds, `2026-12-02T12:08:30.123Z`.
-    static let timestampStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+    public static let timestampStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
-    static func timestamp(_ date: Date) -> String {
+    public static func timestamp(_ date: Date) -> String {
         date.formatted(timestampStyle)
     }
 

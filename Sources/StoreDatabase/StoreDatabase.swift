@@ -25,6 +25,7 @@ public struct StoreDatabase: Sendable {
     public var housekeeping: HousekeepingRepository { HousekeepingRepository(database: sql) }
     public var staff: StaffRepository { StaffRepository(database: sql) }
     public var audit: AuditRepository { AuditRepository(database: sql) }
+    public var products: ProductRepository { ProductRepository(database: sql) }
 
     /// Opens the database at `url`, applies pending migrations and, when `seed` is set, seeds it.
     ///

@@ -123,6 +123,10 @@ public final class StoreServer: Sendable {
             clock: options.clock, fallbackHost: { "\(options.host):\(portBox.current)" }
         ).register(on: &routes)
         AdminRoutes(staff: staff).register(on: &routes)
+        AdminCatalogRoutes(
+            catalog: CatalogManagement(
+                database: database, catalog: catalog, currency: configuration.shipping.currency, clock: options.clock)
+        ).register(on: &routes)
         var router = routes.router
         let responder = StoreErrorResponder(routes: routes)
         router.errorResponder = { error, request, context in responder.respond(to: error, request, context) }

@@ -136,9 +136,22 @@ import Testing
         }
         func check(_ database: StoreDatabase) async throws {
             try await Migrator.migrate(database.sql, migrations: [Schema.migrations[0]], now: testNow)
-            try await Seeder.seed(database.sql, currency: .eur, hasher: .minimal, now: testNow, parts: .shop)
-            let stock = try #require(try await database.catalog.product(ProductID(11))).stock
+            let stock = 20
             try await database.sql.write { connection in
+                // A store as the first schema had it (the seeder writes the current one).
+                try connection.execute("INSERT INTO categories (name, position) VALUES ('nutrition', 0)")
+                try connection.execute(
+                    """
+                    INSERT INTO products (id, title, description, category, price_minor, currency, image_path,
+                                          rating_tenths, rating_count, stock)
+                    VALUES (11, 'Energy gels', 'Six gels.', 'nutrition', 500, 'EUR', '/images/energy-gels.svg', 40,
+                            10, \(stock))
+                    """)
+                try connection.execute(
+                    """
+                    INSERT INTO promotions (code, kind, percent_off, currency, times_used)
+                    VALUES ('RUN10', 'percent_off', 10, 'EUR', 0)
+                    """)
                 for (attempt, shopper, inFlight) in [("pay_refused", "shp_a", 0), ("pay_flying", "shp_b", 1)] {
                     try connection.execute(
                         "INSERT INTO shoppers (id, customer_id, created_at) VALUES (\(shopper), NULL, 0)")
@@ -161,8 +174,15 @@ import Testing
                 try connection.execute("UPDATE products SET stock = stock - 4 WHERE id = 11")
                 try connection.execute("UPDATE promotions SET times_used = 2 WHERE code = 'RUN10'")
             }
-            #expect(try await Migrator.migrate(database.sql, now: testNow) == [2, 3, 4, 5])
+            #expect(try await Migrator.migrate(database.sql, now: testNow) == [2, 3, 4, 5, 6])
             #expect(try #require(try await database.catalog.product(ProductID(11))).stock == stock - 2)
+            // The stock ledger opens with the stock as it was, one counted line: the stock is its sum.
+            let product = try #require(try await database.products.product(ProductID(11)))
+            #expect(product.details.sku == "P-11")
+            #expect(product.details.active)
+            let ledger = try await database.products.movements(of: ProductID(11))
+            #expect(ledger.map(\.change) == [stock - 2])
+            #expect(ledger.map(\.reason) == [.counted])
             #expect(try await timesUsed(database, "RUN10") == 1)
             #expect(try await database.payments.attempt(id: AttemptID(rawValue: "pay_refused")) == nil)
             let flying = try #require(try await database.payments.attempt(id: AttemptID(rawValue: "pay_flying")))
@@ -171,6 +191,14 @@ import Testing
             #expect(try await database.baskets.basket(for: ShopperID(rawValue: "shp_b")).version == 0)
             // An attempt recorded before decline reasons were kept apart reads as having none.
             #expect(flying.declineReason == nil)
+            // The pending attempt gives its units back as a line of their own when it fails.
+            _ = try await database.payments.recordFailed(
+                flying, reason: .cardDeclined, response: StoredResponse(status: 402, body: "{}"), event: nil,
+                now: testNow)
+            let after = try await database.products.movements(of: ProductID(11))
+            #expect(after.map(\.change) == [2, stock - 2])
+            #expect(after.first?.reason == .saleReleased)
+            #expect(try #require(try await database.products.product(ProductID(11))).stock == stock)
         }
         switch backend {
         case .sqlite:

@@ -12,4 +12,26 @@ public enum AdminEndpoints {
     /// Adds a member of staff (owner) → 201.
     public static let addStaff = Endpoint<NewStaffRequest, StaffBody>(
         .post, "/api/admin/staff", access: .staff(.manageStaff))
+
+    /// Products by id, archived too: `?q=` searches title, SKU and category; `?offset=&limit=` page
+    /// (limit 1–200, default 50).
+    public static let products = Endpoint<NoBody, AdminProductList>(
+        .get, "/api/admin/products", access: .staff(.manageCatalog))
+    /// Adds a product with no stock → 201; 409 `sku_taken`; 422 `invalid_product` (with `field`).
+    public static let createProduct = Endpoint<NewProductRequest, AdminProductBody>(
+        .post, "/api/admin/products", access: .staff(.manageCatalog))
+    /// One product, archived or not.
+    public static let product = Endpoint<NoBody, AdminProductBody>(
+        .get, "/api/admin/products/{id}", access: .staff(.manageCatalog))
+    /// Changes a product's fields from `version`; a stale version → 409 `edit_conflict` with the
+    /// product as it is now (``EditConflictBody``).
+    public static let changeProduct = Endpoint<ProductChangeRequest, AdminProductBody>(
+        .patch, "/api/admin/products/{id}", access: .staff(.manageCatalog))
+    /// A product's stock ledger, newest first (`?before=` the last id seen, to page).
+    public static let stockMovements = Endpoint<NoBody, [StockMovementBody]>(
+        .get, "/api/admin/products/{id}/stock-adjustments", access: .staff(.adjustStock))
+    /// Adjusts a product's stock → 201 with the stock now; below zero → 409 `insufficient_stock`,
+    /// nothing changed.
+    public static let adjustStock = Endpoint<StockAdjustmentRequest, StockAdjustmentBody>(
+        .post, "/api/admin/products/{id}/stock-adjustments", access: .staff(.adjustStock))
 }

@@ -14,6 +14,7 @@ public struct Endpoint<Body: Sendable, Answer: Sendable>: Sendable, CustomString
         case post = "POST"
         case put = "PUT"
         case delete = "DELETE"
+        case patch = "PATCH"
     }
 
     /// Who may call it.

@@ -68,14 +68,17 @@ public struct BasketRepository: Sendable {
 
     /// Sets the quantity of `product` in the basket, adding the line when absent.
     ///
-    /// - Returns: `false` when there is no such product (nothing changed).
+    /// - Returns: `false` when there is no such product, or it is archived (nothing changed).
     public func setQuantity(
         _ quantity: Quantity, of product: ProductID, for shopper: ShopperID, now: Date
     ) async throws
         -> Bool
     {
         try await database.write { connection in
-            guard try connection.queryFirst("SELECT id FROM products WHERE id = \(product.rawValue)") != nil else {
+            guard
+                try connection.queryFirst("SELECT id FROM products WHERE id = \(product.rawValue) AND active = 1")
+                    != nil
+            else {
                 return false
             }
             try Self.ensureBasket(for: shopper, now: now, on: connection)
@@ -126,7 +129,8 @@ public struct BasketRepository: Sendable {
         guard !lines.isEmpty else { return }
         for (index, (product, quantity)) in lines.enumerated() {
             guard
-                let row = try connection.queryFirst("SELECT stock FROM products WHERE id = \(product.rawValue)")
+                let row = try connection.queryFirst(
+                    "SELECT stock FROM products WHERE id = \(product.rawValue) AND active = 1")
             else { throw BasketLineError.unknownProduct(line: index) }
             let stock = try row.decode("stock", as: Int.self)
             guard stock >= quantity.value else {

@@ -1,7 +1,9 @@
 import CheckoutKit
 import StoreSQL
 
-/// Reads the catalog: products and categories.
+/// Reads the catalog as the shop shows it: the active products and the categories. An archived
+/// product is not listed and cannot be found; in a basket that still holds it, it reads as sold
+/// out (its stock shows as zero), so no face offers it and the checkout refuses it.
 public struct CatalogRepository: Sendable {
     let database: any SQLDatabase
 
@@ -11,28 +13,36 @@ public struct CatalogRepository: Sendable {
 
     static let productColumns: SQLQuery = """
         p.id, p.title, p.description, p.category, p.price_minor, p.currency, p.image_path, \
-        p.rating_tenths, p.rating_count, p.stock
+        p.rating_tenths, p.rating_count, CASE WHEN p.active = 1 THEN p.stock ELSE 0 END AS stock
         """
 
-    /// Every product, by id.
+    /// Every active product, by id.
     public func products() async throws -> [Product] {
         try await database.read { connection in
-            try connection.query("SELECT \(Self.productColumns) FROM products p ORDER BY p.id").map(Self.product)
-        }
-    }
-
-    /// The product `id`, or `nil` when there is none.
-    public func product(_ id: ProductID) async throws -> Product? {
-        try await database.read { connection in
-            try connection.queryFirst("SELECT \(Self.productColumns) FROM products p WHERE p.id = \(id.rawValue)")
+            try connection.query("SELECT \(Self.productColumns) FROM products p WHERE p.active = 1 ORDER BY p.id")
                 .map(Self.product)
         }
     }
 
-    /// The category names, in the store's order.
+    /// The active product `id`, or `nil` when there is none.
+    public func product(_ id: ProductID) async throws -> Product? {
+        try await database.read { connection in
+            try connection.queryFirst(
+                "SELECT \(Self.productColumns) FROM products p WHERE p.id = \(id.rawValue) AND p.active = 1"
+            ).map(Self.product)
+        }
+    }
+
+    /// The names of the categories with an active product, in the store's order.
     public func categories() async throws -> [String] {
         try await database.read { connection in
-            try connection.query("SELECT name FROM categories ORDER BY position, name").map {
+            try connection.query(
+                """
+                SELECT name FROM categories c
+                WHERE EXISTS (SELECT 1 FROM products p WHERE p.category = c.name AND p.active = 1)
+                ORDER BY position, name
+                """
+            ).map {
                 try $0.decode("name", as: String.self)
             }
         }
@@ -45,7 +55,10 @@ public struct CatalogRepository: Sendable {
                 return nil
             }
             return try connection.query(
-                "SELECT \(Self.productColumns) FROM products p WHERE p.category = \(category) ORDER BY p.id"
+                """
+                SELECT \(Self.productColumns) FROM products p WHERE p.category = \(category) AND p.active = 1
+                ORDER BY p.id
+                """
             ).map(Self.product)
         }
     }

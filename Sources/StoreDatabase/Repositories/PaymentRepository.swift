@@ -79,7 +79,7 @@ public struct PaymentRepository: Sendable {
                 if let open = try Self.openAttempt(of: attempt.shopperID, on: connection) {
                     return .blocked(by: open)
                 }
-                try Self.takeStock(for: attempt.quote.lines, on: connection)
+                try Self.takeStock(for: attempt.quote.lines, attempt: attempt.id, now: now, on: connection)
                 if let code = Self.promotionUsed(by: attempt.quote) {
                     try Self.usePromotion(code, now: now, on: connection)
                 }
@@ -134,7 +134,7 @@ public struct PaymentRepository: Sendable {
                 let attempt = try Self.attempt(id: id, on: connection), attempt.state == .pending,
                 attempt.callInFlight == call, !attempt.answerLost
             {
-                try Self.withdraw(attempt, on: connection)
+                try Self.withdraw(attempt, now: now, on: connection)
                 return .withdrawn
             }
             try connection.execute(
@@ -165,12 +165,12 @@ public struct PaymentRepository: Sendable {
     /// Withdraws a pending attempt the provider has never seen (its lookup said so, and the key is
     /// now closed there): removed, its stock and promotion use given back. The caller holds the
     /// attempt's lease. Returns whether it was withdrawn.
-    public func withdrawUnseen(_ id: AttemptID) async throws -> Bool {
+    public func withdrawUnseen(_ id: AttemptID, now: Date) async throws -> Bool {
         try await database.write { connection in
             guard let attempt = try Self.attempt(id: id, on: connection), attempt.state == .pending else {
                 return false
             }
-            try Self.withdraw(attempt, on: connection)
+            try Self.withdraw(attempt, now: now, on: connection)
             return true
         }
     }
@@ -237,7 +237,7 @@ public struct PaymentRepository: Sendable {
                     attempt.id, state: .failed, response: response, orderID: nil, declineReason: reason, now: now,
                     on: connection)
             else { return try Self.attempt(id: attempt.id, on: connection) ?? attempt }
-            try Self.release(attempt, on: connection)
+            try Self.release(attempt, now: now, on: connection)
             if let event { try AnalyticsRepository.insert(event, at: now, on: connection) }
             return attempt.finished(.failed, response: response, orderID: nil, declineReason: reason)
         }
@@ -305,25 +305,26 @@ public struct PaymentRepository: Sendable {
         quote.breakdown.discount.isZero ? nil : quote.breakdown.promotionCode
     }
 
-    /// Takes the quantities of `lines` from stock, or throws ``CheckoutError/outOfStock(_:)`` naming
-    /// every product that is short. Rows are updated in product order so that concurrent
-    /// transactions lock them in the same order and cannot deadlock.
-    static func takeStock(for lines: [BasketLine], on connection: any SQLConnection) throws {
+    /// Takes the quantities of `lines` from stock, each as a `sale` line of the product's ledger
+    /// naming the attempt, or throws ``CheckoutError/outOfStock(_:)`` naming every product that is
+    /// short or no longer sold. Rows are updated in product order so that concurrent transactions
+    /// lock them in the same order and cannot deadlock.
+    static func takeStock(
+        for lines: [BasketLine], attempt: AttemptID, now: Date, on connection: any SQLConnection
+    ) throws {
         var short: [ProductID] = []
         for line in lines.sorted(by: { $0.productID < $1.productID }) {
-            let updated = try connection.execute(
-                """
-                UPDATE products SET stock = stock - \(line.quantity.value)
-                WHERE id = \(line.productID.rawValue) AND stock >= \(line.quantity.value)
-                """)
-            if updated == 0 { short.append(line.productID) }
+            let taken = try StockLedger.move(
+                line.productID, by: -line.quantity.value, reason: .sale, note: nil, actor: .shop, attempt: attempt,
+                onlyIfActive: true, now: now, on: connection)
+            if taken == nil { short.append(line.productID) }
         }
         guard short.isEmpty else { throw CheckoutError.outOfStock(short) }
     }
 
     /// Removes a pending attempt that cannot have charged and gives back what it reserved.
-    static func withdraw(_ attempt: PaymentAttemptRecord, on connection: any SQLConnection) throws {
-        try release(attempt, on: connection)
+    static func withdraw(_ attempt: PaymentAttemptRecord, now: Date, on connection: any SQLConnection) throws {
+        try release(attempt, now: now, on: connection)
         try connection.execute("DELETE FROM payment_attempts WHERE id = \(attempt.id.rawValue) AND state = 'pending'")
     }
 
@@ -336,11 +337,13 @@ public struct PaymentRepository: Sendable {
         ).map { row in try record(row, on: connection) }
     }
 
-    /// Gives back what a failed attempt reserved: its stock and its promotion use.
-    static func release(_ attempt: PaymentAttemptRecord, on connection: any SQLConnection) throws {
-        for line in attempt.lines.sorted(by: { $0.productID < $1.productID }) {
-            try connection.execute(
-                "UPDATE products SET stock = stock + \(line.quantity) WHERE id = \(line.productID.rawValue)")
+    /// Gives back what a failed attempt reserved: its stock, as `sale_released` lines of the
+    /// ledger, and its promotion use.
+    static func release(_ attempt: PaymentAttemptRecord, now: Date, on connection: any SQLConnection) throws {
+        for line in attempt.lines.sorted(by: { $0.productID < $1.productID }) where line.quantity > 0 {
+            try StockLedger.move(
+                line.productID, by: line.quantity, reason: .saleReleased, note: nil, actor: .shop, attempt: attempt.id,
+                onlyIfActive: false, now: now, on: connection)
         }
         if let code = attempt.discount.isZero ? nil : attempt.promotionCode {
             try connection.execute(
@@ -405,6 +408,11 @@ public struct PaymentRepository: Sendable {
                 \(order.shipping.minorUnits), \(order.fee.minorUnits), \(order.total.minorUnits),
                 \(order.paymentMethod.rawValue), \(order.cardBrand), \(order.promotionCode?.rawValue),
                 \(order.createdAt.unixMilliseconds))
+            """)
+        try connection.execute(
+            """
+            INSERT INTO order_events (order_id, at, kind, actor)
+            VALUES (\(order.id.rawValue), \(order.createdAt.unixMilliseconds), 'paid', 'customer')
             """)
         for (position, line) in order.lines.enumerated() {
             try connection.execute(

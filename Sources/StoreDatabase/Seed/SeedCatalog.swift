@@ -18,6 +18,8 @@ public enum SeedCatalog {
         public let stock: Int
 
         public var imagePath: String { "/images/\(imageName).svg" }
+        /// The merchant's code for it: its image's name in capitals (`WATER-BOTTLE`).
+        public var sku: String { imageName.uppercased() }
     }
 
     public struct DemoCustomer: Sendable {

@@ -46,14 +46,29 @@ public enum Seeder {
                 )
             }
             for item in SeedCatalog.items {
-                inserted += try connection.execute(
+                let added = try connection.execute(
                     """
-                    INSERT INTO products (id, title, description, category, price_minor, currency, image_path,
+                    INSERT INTO products (id, sku, title, description, category, price_minor, currency, image_path,
                                           rating_tenths, rating_count, stock)
-                    VALUES (\(item.id), \(item.title), \(item.description), \(item.category),
+                    VALUES (\(item.id), \(item.sku), \(item.title), \(item.description), \(item.category),
                             \(item.priceCents * currency.minorUnitsPerMajorUnit / 100), \(currency.code),
-                            \(item.imagePath), \(item.ratingTenths), \(item.ratingCount), \(item.stock))
+                            \(item.imagePath), \(item.ratingTenths), \(item.ratingCount), 0)
                     ON CONFLICT (id) DO NOTHING
+                    """)
+                inserted += added
+                if added == 1, item.stock > 0 {
+                    // Stock comes only through the ledger: the demo's opening count is its first line.
+                    try StockLedger.move(
+                        ProductID(item.id), by: item.stock, reason: .counted, note: "Opening stock",
+                        actor: .person(.demoData), onlyIfActive: false, now: now, on: connection)
+                }
+            }
+            if connection.dialect == .postgres {
+                // The seeded products have their own ids: products added later are numbered after them.
+                _ = try connection.query(
+                    """
+                    SELECT setval(pg_get_serial_sequence('products', 'id'), MAX(id)) FROM products
+                    HAVING MAX(id) IS NOT NULL
                     """)
             }
             for promotion in SeedCatalog.promotions(currency: currency) {

@@ -196,29 +196,3 @@ struct StoreErrorResponder: Sendable {
             ?? Array(#"{"error":{"type":"internal_error","message":"An internal error occurred."}}"#.utf8)
     }
 }
-
-extension StaffInputError: HTTPErrorConvertible {
-    package var httpError: HTTPError {
-        switch self {
-        case .invalidEmail:
-            HTTPError(
-                .unprocessableContent, type: "invalid_email", message: "That is not an email address.", field: "email")
-        case .passwordTooShort:
-            HTTPError(
-                .unprocessableContent, type: "password_too_short",
-                message: "A password has at least \(StaffService.minimumPasswordLength) characters.", field: "password")
-        }
-    }
-}
-
-extension StaffChangeError: HTTPErrorConvertible {
-    public var httpError: HTTPError {
-        switch self {
-        case .emailTaken:
-            HTTPError(
-                .conflict, type: "email_taken", message: "A member of staff has that email already.", field: "email")
-        case .lastOwner:
-            HTTPError(.conflict, type: "last_owner", message: "The shop needs an owner: this would leave it none.")
-        }
-    }
-}

@@ -245,7 +245,7 @@ package struct CheckoutService: Sendable {
         case .declined(let reason):
             return (try? await recordOutcome(.declined(reason), of: record)) != nil
         case .neverSeen:
-            return (try? await database.payments.withdrawUnseen(record.id)) == true
+            return (try? await database.payments.withdrawUnseen(record.id, now: clock.now())) == true
         }
     }
 

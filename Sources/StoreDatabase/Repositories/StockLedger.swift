@@ -1,0 +1,98 @@
+import CheckoutKit
+import Foundation
+import StoreSQL
+
+/// Who moved stock: the shop itself (a sale, a payment given up) or a person.
+public enum StockMover: Hashable, Sendable {
+    /// The checkout: units taken for a payment, or given back when it did not go through.
+    case shop
+    /// A member of staff, the command line, the demo data.
+    case person(AuditActor)
+
+    var actor: AuditActor? {
+        if case .person(let actor) = self { return actor }
+        return nil
+    }
+
+    /// How the ledger names them.
+    var name: String { actor?.name ?? "shop" }
+}
+
+/// One line of a product's stock ledger.
+public struct StockMovement: Hashable, Sendable {
+    public let id: Int64
+    public let productID: ProductID
+    /// Units in (positive) or out (negative).
+    public let change: Int
+    public let reason: StockReason
+    public let note: String?
+    /// Who: a member of staff's email, `shop` for a sale, `command line`, `demo data`.
+    public let actor: String
+    /// The order a sale became, once paid.
+    public let orderID: OrderID?
+    /// The stock once this line was written.
+    public let stockAfter: Int
+    public let at: Date
+}
+
+/// The stock ledger (docs/BEHAVIOUR.md §13.6): every change of a product's stock — a member of
+/// staff's adjustment, a sale, a payment given up — is one line, written in the same statement
+/// pair as the change, so the stock is always the sum of its lines. Stock is never overwritten
+/// and never goes below zero: the change is applied only where the result is at least zero, in
+/// one conditional `UPDATE` that concurrent transactions queue on.
+public enum StockLedger {
+    /// Moves `product`'s stock by `change` and writes the ledger line; returns the new stock, or
+    /// `nil` (nothing written) when there is no such product, the result would be below zero, or
+    /// `onlyIfActive` and the product is archived.
+    @discardableResult
+    static func move(
+        _ product: ProductID, by change: Int, reason: StockReason, note: String?, actor: StockMover,
+        attempt: AttemptID? = nil, onlyIfActive: Bool, now: Date, on connection: any SQLConnection
+    ) throws -> Int? {
+        let active: SQLQuery = onlyIfActive ? " AND active = 1" : ""
+        guard
+            let row = try connection.queryFirst(
+                """
+                UPDATE products SET stock = stock + \(change)
+                WHERE id = \(product.rawValue) AND stock + \(change) >= 0\(active)
+                RETURNING stock
+                """)
+        else { return nil }
+        let stock = try row.decode("stock", as: Int.self)
+        try connection.execute(
+            """
+            INSERT INTO stock_movements (
+                product_id, change_units, reason, note, staff_id, actor, attempt_id, stock_after, at)
+            VALUES (\(product.rawValue), \(change), \(reason.rawValue), \(note), \(actor.actor?.staffID?.rawValue),
+                    \(actor.name), \(attempt?.rawValue), \(stock), \(now.unixMilliseconds))
+            """)
+        return stock
+    }
+
+    /// The newest lines of `product`'s ledger first, at most `limit`, before line `before` when
+    /// paging. A sale names its order once the payment went through.
+    static func movements(
+        of product: ProductID, before: Int64?, limit: Int, on connection: any SQLConnection
+    ) throws -> [StockMovement] {
+        let page: SQLQuery = before.map { " AND m.id < \($0)" } ?? ""
+        return try connection.query(
+            """
+            SELECT m.id, m.product_id, m.change_units, m.reason, m.note, m.actor, m.stock_after, m.at,
+                   COALESCE(m.order_id, o.id) AS order_id
+            FROM stock_movements m LEFT JOIN orders o ON o.attempt_id = m.attempt_id
+            WHERE m.product_id = \(product.rawValue)\(page)
+            ORDER BY m.id DESC LIMIT \(limit)
+            """
+        ).map { row in
+            guard let reason = StockReason(rawValue: try row.decode("reason")) else {
+                throw DatabaseError.decoding(column: "reason", expected: "a stock reason")
+            }
+            return StockMovement(
+                id: try row.decode("id"), productID: ProductID(try row.decode("product_id", as: Int64.self)),
+                change: try row.decode("change_units"), reason: reason, note: try row.decode("note"),
+                actor: try row.decode("actor"),
+                orderID: try row.decode("order_id", as: String?.self).map(OrderID.init(rawValue:)),
+                stockAfter: try row.decode("stock_after"), at: try row.date("at"))
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import CheckoutKit
+import HTTPServer
+import StoreDatabase
+import StoreServices
+
+// What the back office's errors answer (docs/BEHAVIOUR.md §13), beside the shop's in ErrorAnswers.swift.
+
+extension HTTPError {
+    /// A query parameter that cannot be read.
+    static func invalidQuery(_ name: String, _ message: String) -> HTTPError {
+        HTTPError(.badRequest, type: "invalid_query", message: message, field: name)
+    }
+}
+
+extension StaffInputError: HTTPErrorConvertible {
+    package var httpError: HTTPError {
+        switch self {
+        case .invalidEmail:
+            HTTPError(
+                .unprocessableContent, type: "invalid_email", message: "That is not an email address.", field: "email")
+        case .passwordTooShort:
+            HTTPError(
+                .unprocessableContent, type: "password_too_short",
+                message: "A password has at least \(StaffService.minimumPasswordLength) characters.", field: "password")
+        }
+    }
+}
+
+extension StaffChangeError: HTTPErrorConvertible {
+    public var httpError: HTTPError {
+        switch self {
+        case .emailTaken:
+            HTTPError(
+                .conflict, type: "email_taken", message: "A member of staff has that email already.", field: "email")
+        case .lastOwner:
+            HTTPError(.conflict, type: "last_owner", message: "The shop needs an owner: this would leave it none.")
+        }
+    }
+}
+
+extension ProductDetailsError: HTTPErrorConvertible {
+    public var httpError: HTTPError {
+        HTTPError(
+            .unprocessableContent, type: "invalid_product",
+            message: problems.map(\.message).joined(separator: " "), field: problems.first?.field.rawValue)
+    }
+}
+
+extension ProductChangeError: HTTPErrorConvertible {
+    public var httpError: HTTPError {
+        switch self {
+        case .notFound: .productNotFound
+        case .skuTaken(_, let title):
+            HTTPError(.conflict, type: "sku_taken", message: "That SKU is used by “\(title)”.", field: "sku")
+        case .editConflict:
+            HTTPError(
+                .conflict, type: "edit_conflict",
+                message: "Someone changed this product since you opened it. Nothing was saved: here it is now.")
+        case .insufficientStock(let available):
+            HTTPError(
+                .conflict, type: "insufficient_stock",
+                message: "Only \(available) in stock: the stock cannot go below zero. Nothing was changed.",
+                field: "change")
+        }
+    }
+}
+
+extension StockAdjustmentError: HTTPErrorConvertible {
+    public var httpError: HTTPError {
+        let field =
+            switch self {
+            case .invalidChange: "change"
+            case .invalidReason: "reason"
+            case .invalidNote, .cardNumberInNote: "note"
+            }
+        return HTTPError(.unprocessableContent, type: "invalid_stock_adjustment", message: message, field: field)
+    }
+}

@@ -1,0 +1,4 @@
+import AdminViews
+import Testing
+
+@Suite struct AdminPagesTests {}
