@@ -9,7 +9,7 @@ let strictSwift: [SwiftSetting] = [
 /// What the suites over a running store depend on.
 let storeTestDependencies: [Target.Dependency] = [
     "StoreServer", "StoreServices", "StoreDatabase", "StoreAPI", "CheckoutKit", "StoreCrypto", "PaymentProvider",
-    "StoreTestSupport", "StoreServerTestSupport", "TestWaiting",
+    "StoreTestSupport", "StoreServerTestSupport", "TestWaiting", "AdminViews",
 ]
 
 let package = Package(
@@ -76,13 +76,14 @@ let package = Package(
                 "CheckoutKit", "StoreDatabase", "StoreCrypto", "PaymentProvider", "Concurrency",
             ],
             swiftSettings: strictSwift),
-        // The store server: its faces (the JSON API, the Fake-Store routes, the storefront) over the
-        // services, on HTTPServer.
+        // The store server: its faces (the JSON API, the Fake-Store routes, the storefront, the back
+        // office) over the services, on HTTPServer.
         .target(
             name: "StoreServer",
             dependencies: [
                 "CheckoutKit", "StoreAPI", "StoreDatabase", "StoreCrypto", "HTTPServer", "PaymentProvider",
                 "Concurrency", "HTML", "StoreViews", "StoreServices",
+                "AdminViews",
             ],
             swiftSettings: strictSwift),
         // The payment provider port and the sandbox provider with its own durable ledger.

@@ -5,6 +5,8 @@ public enum AdminFormFields {
     public static let csrf = "csrf"
     public static let email = "email"
     public static let password = "password"
+    /// Where the sign-in form returns to: a back-office path (query `next` of `/admin/login` too).
+    public static let next = "next"
 
     // MARK: Products
 

@@ -124,6 +124,11 @@ public enum AdminPaths {
         audit + AdminURL.query([(AdminFormFields.before, before.map(String.init) ?? "")])
     }
 
+    /// The sign-in form, returning to `next` (a back-office path) after signing in.
+    public static func login(next: String?) -> String {
+        login + AdminURL.query([(AdminFormFields.next, next ?? "")])
+    }
+
     /// The import page showing the preview of the upload `upload`.
     public static func importPreview(upload: String) -> String {
         importProducts + AdminURL.query([(AdminFormFields.upload, upload)])

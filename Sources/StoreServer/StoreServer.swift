@@ -102,7 +102,9 @@ public final class StoreServer: Sendable {
         let portBox = Locked(options.port)
 
         let log = options.log
-        var routes = RouteTable(sessions: sessions, staff: staff)
+        var routes = RouteTable(
+            sessions: sessions, staff: staff,
+            backOfficeGate: BackOfficeGate(staff: staff, shopName: "OnlineStore", locale: configuration.locale))
         routes.use(CardNumberGuard())
         CatalogRoutes(cache: documents, images: try ProductImages.load()).register(on: &routes)
         SessionRoutes(sessions: sessions, login: login).register(on: &routes)
@@ -123,10 +125,10 @@ public final class StoreServer: Sendable {
             clock: options.clock, fallbackHost: { "\(options.host):\(portBox.current)" }
         ).register(on: &routes)
         AdminRoutes(staff: staff).register(on: &routes)
-        AdminCatalogRoutes(
-            catalog: CatalogManagement(
-                database: database, catalog: catalog, currency: configuration.shipping.currency, clock: options.clock)
-        ).register(on: &routes)
+        let catalogManagement = CatalogManagement(
+            database: database, catalog: catalog, currency: configuration.shipping.currency, clock: options.clock)
+        AdminCatalogRoutes(catalog: catalogManagement).register(on: &routes)
+        BackOffice(staff: staff, catalog: catalogManagement).register(on: &routes)
         var router = routes.router
         let responder = StoreErrorResponder(routes: routes)
         router.errorResponder = { error, request, context in responder.respond(to: error, request, context) }

@@ -42,6 +42,11 @@ public final class TestBrowser: @unchecked Sendable {
 
     public var cookies: [String: String] { lock.withLock { jar } }
 
+    /// Puts a cookie in the jar, as if a page had set it.
+    public func setCookie(_ name: String, _ value: String) {
+        lock.withLock { jar[name] = value }
+    }
+
     public func get(_ path: String) async throws -> TestStore.Reply {
         try await send("GET", path, body: nil, headers: [:])
     }

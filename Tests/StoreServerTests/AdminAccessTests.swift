@@ -1,6 +1,8 @@
+import AdminViews
 import CheckoutKit
 import Foundation
 import StoreAPI
+import StoreCrypto
 import StoreServerTestSupport
 import StoreTestSupport
 import Testing
@@ -99,9 +101,39 @@ extension TestStore {
                 return (route, permission)
             }
             #expect(!staffRoutes.isEmpty)
+            #expect(staffRoutes.contains { $0.0.face == .backOffice })
             for (route, permission) in staffRoutes {
                 let path = route.pattern.replacingOccurrences(
                     of: #"\{[a-z_]+\}"#, with: "1", options: .regularExpression)
+                if route.face == .backOffice {
+                    // A page or form: the staff cookie, not a bearer token; a form with its CSRF token.
+                    func open(staff: String?, shopper: String?) async throws -> TestStore.Reply {
+                        let browser = TestBrowser(base: store.base)
+                        if let staff { browser.setCookie(BackOfficeCookies.session, staff) }
+                        if let shopper { browser.setCookie("store_session", shopper) }
+                        if route.method == .get { return try await browser.get(path) }
+                        let csrf = staff.flatMap(SecretToken.init).map(BackOfficeCookies.csrfToken(for:)) ?? ""
+                        return try await browser.post(path, [], csrf: csrf)
+                    }
+                    func isSignIn(_ reply: TestStore.Reply) -> Bool {
+                        reply.status == 303 && reply.header("Location")?.hasPrefix(AdminPaths.login) == true
+                    }
+                    for shopper in [nil, customer] {
+                        let refused = try await open(staff: nil, shopper: shopper)
+                        #expect(isSignIn(refused), "\(route) with \(shopper == nil ? "no cookie" : "a customer's")")
+                    }
+                    for role in StaffRole.allCases {
+                        let reply = try await open(staff: try await token(role), shopper: nil)
+                        if let permission, !role.may(permission) {
+                            #expect(reply.status == 403, "\(route) as \(role)")
+                            #expect(reply.text.contains("Not allowed") || reply.text.contains("not allowed"))
+                        } else {
+                            #expect(reply.status != 403, "\(route) as \(role): \(reply.status)")
+                            #expect(!isSignIn(reply) || route.pattern == AdminPaths.logout, "\(route) as \(role)")
+                        }
+                    }
+                    continue
+                }
                 let body = route.method == .get || route.method == .delete ? nil : "{}"
                 for token in [nil, customer] {
                     let refused = try await store.send(route.method.rawValue, path, token: token, json: body)

@@ -20,6 +20,7 @@ extension AdminPages {
                         email, type: "email", value: page.email,
                         [.autocomplete("username"), .spellcheck(false), .autocapitalize("none")]),
                     AdminForms.input(password, type: "password", value: nil, [.autocomplete("current-password")]),
+                    page.next.map { AdminForms.hidden(AdminFormFields.next, $0) } ?? .fragment([]),
                     AdminForms.submit("Log in", style: .primary)),
                 .p([.class("hint")], "For the shop's staff. Customers log in on the shop.")))
     }

@@ -11,10 +11,14 @@ public struct AdminLoginPage: Hashable, Sendable {
     /// The email typed last time, put back after a failed attempt.
     public var email: String
     public var problem: Problem?
+    /// The back-office page that asked for a sign-in, to return to after it (sent back in the
+    /// hidden `next` field); `nil` for the dashboard.
+    public var next: String?
 
-    public init(email: String = "", problem: Problem? = nil) {
+    public init(email: String = "", problem: Problem? = nil, next: String? = nil) {
         self.email = email
         self.problem = problem
+        self.next = next
     }
 }
 

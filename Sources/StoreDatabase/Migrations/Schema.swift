@@ -324,9 +324,12 @@ public enum Schema {
                 attempt_id TEXT,
                 order_id TEXT,
                 stock_after $INT NOT NULL CHECK (stock_after >= 0),
-                at $INT NOT NULL
+                at $INT NOT NULL,
+                request_key TEXT
             )$STRICT;
             CREATE INDEX stock_movements_by_product ON stock_movements (product_id, id);
+            CREATE UNIQUE INDEX stock_movements_by_request ON stock_movements (product_id, request_key)
+                WHERE request_key IS NOT NULL;
             INSERT INTO stock_movements (product_id, change_units, reason, note, actor, stock_after, at)
             SELECT id, stock, 'counted', 'Stock when the ledger began', 'store', stock, $NOW_MS
             FROM products WHERE stock > 0;

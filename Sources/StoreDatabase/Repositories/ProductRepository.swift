@@ -45,6 +45,8 @@ public enum ProductChangeError: Error, Hashable, Sendable {
     case editConflict(current: ManagedProduct)
     /// The adjustment would take the stock below zero; it has `available` units.
     case insufficientStock(available: Int)
+    /// The adjustment's key was used before for a different change or reason.
+    case keyReused
 }
 
 /// Products as the back office adds and changes them, their stock ledger, and their images. Every
@@ -145,10 +147,10 @@ public struct ProductRepository: Sendable {
     ///
     /// - Throws: ``ProductChangeError/notFound``, ``ProductChangeError/insufficientStock(available:)``.
     public func adjustStock(
-        _ id: ProductID, _ adjustment: StockAdjustment, by actor: AuditActor, now: Date
+        _ id: ProductID, _ adjustment: StockAdjustment, key: IdempotencyKey? = nil, by actor: AuditActor, now: Date
     ) async throws -> (product: ManagedProduct, movement: StockMovement) {
         try await database.write { connection in
-            try Self.adjustStock(id, adjustment, by: actor, now: now, on: connection)
+            try Self.adjustStock(id, adjustment, key: key, by: actor, now: now, on: connection)
         }
     }
 
@@ -222,14 +224,33 @@ public struct ProductRepository: Sendable {
         return updated
     }
 
+    ///
+    /// With a `key`, the adjustment is made once: sent again with the same key (a form submitted
+    /// twice, a retried request) it changes nothing and returns the line it wrote the first time;
+    /// the same key with another change or reason is refused (``ProductChangeError/keyReused``).
     static func adjustStock(
-        _ id: ProductID, _ adjustment: StockAdjustment, by actor: AuditActor, now: Date,
+        _ id: ProductID, _ adjustment: StockAdjustment, key: IdempotencyKey? = nil, by actor: AuditActor, now: Date,
         on connection: any SQLConnection
     ) throws -> (product: ManagedProduct, movement: StockMovement) {
+        if let key {
+            // Two requests with one key queue on the product's row (PostgreSQL) or the one writer
+            // (SQLite), so the second finds the first's line.
+            let lock: SQLQuery = connection.dialect == .postgres ? " FOR UPDATE" : ""
+            guard try connection.queryFirst("SELECT id FROM products WHERE id = \(id.rawValue)\(lock)") != nil else {
+                throw ProductChangeError.notFound
+            }
+            if let earlier = try StockLedger.movement(of: id, requestKey: key, on: connection) {
+                guard earlier.change == adjustment.change, earlier.reason == adjustment.reason else {
+                    throw ProductChangeError.keyReused
+                }
+                guard let product = try product(id, on: connection) else { throw ProductChangeError.notFound }
+                return (product, earlier)
+            }
+        }
         guard
             let stock = try StockLedger.move(
                 id, by: adjustment.change, reason: adjustment.reason, note: adjustment.note, actor: .person(actor),
-                onlyIfActive: false, now: now, on: connection)
+                requestKey: key, onlyIfActive: false, now: now, on: connection)
         else {
             guard let current = try product(id, on: connection) else { throw ProductChangeError.notFound }
             throw ProductChangeError.insufficientStock(available: current.stock)

@@ -47,7 +47,8 @@ public enum StockLedger {
     @discardableResult
     static func move(
         _ product: ProductID, by change: Int, reason: StockReason, note: String?, actor: StockMover,
-        attempt: AttemptID? = nil, onlyIfActive: Bool, now: Date, on connection: any SQLConnection
+        attempt: AttemptID? = nil, requestKey: IdempotencyKey? = nil, onlyIfActive: Bool, now: Date,
+        on connection: any SQLConnection
     ) throws -> Int? {
         let active: SQLQuery = onlyIfActive ? " AND active = 1" : ""
         guard
@@ -62,9 +63,9 @@ public enum StockLedger {
         try connection.execute(
             """
             INSERT INTO stock_movements (
-                product_id, change_units, reason, note, staff_id, actor, attempt_id, stock_after, at)
+                product_id, change_units, reason, note, staff_id, actor, attempt_id, stock_after, at, request_key)
             VALUES (\(product.rawValue), \(change), \(reason.rawValue), \(note), \(actor.actor?.staffID?.rawValue),
-                    \(actor.name), \(attempt?.rawValue), \(stock), \(now.unixMilliseconds))
+                    \(actor.name), \(attempt?.rawValue), \(stock), \(now.unixMilliseconds), \(requestKey?.rawValue))
             """)
         return stock
     }
@@ -75,12 +76,27 @@ public enum StockLedger {
         of product: ProductID, before: Int64?, limit: Int, on connection: any SQLConnection
     ) throws -> [StockMovement] {
         let page: SQLQuery = before.map { " AND m.id < \($0)" } ?? ""
-        return try connection.query(
+        return try movements(where: "m.product_id = \(product.rawValue)\(page)", limit: limit, on: connection)
+    }
+
+    /// The line an adjustment sent with `key` wrote for `product`, if one did.
+    static func movement(
+        of product: ProductID, requestKey key: IdempotencyKey, on connection: any SQLConnection
+    ) throws -> StockMovement? {
+        try movements(
+            where: "m.product_id = \(product.rawValue) AND m.request_key = \(key.rawValue)", limit: 1, on: connection
+        ).first
+    }
+
+    private static func movements(
+        where condition: SQLQuery, limit: Int, on connection: any SQLConnection
+    ) throws -> [StockMovement] {
+        try connection.query(
             """
             SELECT m.id, m.product_id, m.change_units, m.reason, m.note, m.actor, m.stock_after, m.at,
                    COALESCE(m.order_id, o.id) AS order_id
             FROM stock_movements m LEFT JOIN orders o ON o.attempt_id = m.attempt_id
-            WHERE m.product_id = \(product.rawValue)\(page)
+            WHERE \(condition)
             ORDER BY m.id DESC LIMIT \(limit)
             """
         ).map { row in

@@ -72,7 +72,12 @@ struct AdminCatalogRoutes: Sendable {
                 throw StockAdjustmentError.invalidReason
             }
             let adjustment = try StockAdjustment(change: body.change, reason: reason, note: body.note)
-            let (product, movement) = try await catalog.adjustStock(id, adjustment, by: caller.staff)
+            var key: IdempotencyKey?
+            if let sent = request.headers["Idempotency-Key"] {
+                guard let valid = IdempotencyKey(rawValue: sent) else { throw HTTPError.invalidIdempotencyKey }
+                key = valid
+            }
+            let (product, movement) = try await catalog.adjustStock(id, adjustment, key: key, by: caller.staff)
             return try respond(
                 StockAdjustmentBody(stock: product.stock, movement: StockMovementBody(movement)), status: .created)
         }

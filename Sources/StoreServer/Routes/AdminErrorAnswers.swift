@@ -61,6 +61,11 @@ extension ProductChangeError: HTTPErrorConvertible {
                 .conflict, type: "insufficient_stock",
                 message: "Only \(available) in stock: the stock cannot go below zero. Nothing was changed.",
                 field: "change")
+        case .keyReused:
+            HTTPError(
+                .unprocessableContent, type: "idempotency_mismatch",
+                message: "This idempotency key was used for a different stock adjustment. Use a new key for a new one.",
+                field: "Idempotency-Key")
         }
     }
 }

@@ -1,3 +1,4 @@
+import AdminViews
 import CheckoutKit
 import Foundation
 import HTML
@@ -152,7 +153,11 @@ struct StoreErrorResponder: Sendable {
 
     /// The API's JSON error, or for the storefront's addresses a friendly page in the store's layout.
     func respond(to error: HTTPError, _ request: Request, _ context: RequestContext) -> Response {
-        if face(of: request, context) == .storefront { return Self.page(for: error) }
+        switch face(of: request, context) {
+        case .storefront: return Self.page(for: error)
+        case .backOffice: return Self.backOfficePage(for: error)
+        case .api: break
+        }
         var response = Response.bytes(
             Self.jsonBody(of: error), contentType: "application/json; charset=utf-8", status: error.status)
         response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
@@ -186,6 +191,25 @@ struct StoreErrorResponder: Sendable {
         let document = StorePages.error(page, context: PageContext(csrfToken: ""))
         var response = Response.bytes(document.render(), contentType: HTMLDocument.contentType, status: error.status)
         response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+        return response
+    }
+
+    /// The back office's error page for `error`, without navigation (the handler that knew who was
+    /// asking did not answer).
+    static func backOfficePage(for error: HTTPError) -> Response {
+        let page: AdminErrorPage
+        switch error.status.code {
+        case 404, 405: page = .notFound
+        case 403: page = .expiredForm
+        case 400, 409, 413, 415, 422, 429, 431, 501: page = .unprocessable(message: error.message)
+        default: page = .serverError
+        }
+        let document = AdminPages.error(page, context: AdminContext(staff: nil, csrfToken: ""))
+        var response = Response.bytes(document.render(), contentType: HTMLDocument.contentType, status: error.status)
+        response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+        for field in error.headers where field.name.lowercased() == "retry-after" {
+            response.headers.replaceOrAdd(name: field.name, value: field.value)
+        }
         return response
     }
 

@@ -32,6 +32,8 @@ enum Access: Hashable, Sendable, CustomStringConvertible {
 enum Face: Hashable, Sendable {
     case api
     case storefront
+    /// The back office's pages under `/admin`: errors are pages in the back office's layout.
+    case backOffice
 }
 
 /// A route as registered: the list every test that walks "all routes" reads.
@@ -131,10 +133,13 @@ struct RouteTable {
     private(set) var entries: [RouteEntry] = []
     let sessions: Sessions
     let staff: StaffService
+    /// Who may open a back-office page: the staff cookie, the page's permission, a form's CSRF token.
+    let backOfficeGate: BackOfficeGate
 
-    init(sessions: Sessions, staff: StaffService) {
+    init(sessions: Sessions, staff: StaffService, backOfficeGate: BackOfficeGate) {
         self.sessions = sessions
         self.staff = staff
+        self.backOfficeGate = backOfficeGate
     }
 
     /// An endpoint anyone may call.
@@ -205,6 +210,35 @@ struct RouteTable {
         _ handler: @escaping @Sendable (Request, RequestContext) async throws -> Response
     ) {
         page(method, pattern, .async(handler))
+    }
+
+    /// A back-office page or form for a member of staff whose role has `permission` (any member of
+    /// staff for `nil`): ``BackOfficeGate`` admits the request before the handler runs — without a
+    /// staff session the answer is the sign-in page's address, without the permission a 403 page, a
+    /// form without its CSRF token a 403 "expired form" page — and the handler is given the member
+    /// of staff and the page's context. Its answers are never stored by caches.
+    mutating func staffPage(
+        _ method: HTTPMethod, _ pattern: String, _ permission: Permission?,
+        _ handler: @escaping @Sendable (StaffPage) async throws -> Response
+    ) {
+        let gate = backOfficeGate
+        register(
+            method, pattern, .staff(permission), .backOffice,
+            .async { request, context in
+                switch try await gate.admit(request, context, permission: permission) {
+                case .admitted(let page):
+                    var response = try await handler(page)
+                    response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+                    return response
+                case .refused(let response):
+                    return response
+                }
+            })
+    }
+
+    /// A back-office address anyone may open: the sign-in form and the stylesheet.
+    mutating func openBackOfficePage(_ method: HTTPMethod, _ pattern: String, _ handler: RouteHandler) {
+        register(method, pattern, .anyone, .backOffice, handler)
     }
 
     mutating func use(_ middleware: some Middleware) {

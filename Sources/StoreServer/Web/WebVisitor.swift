@@ -19,7 +19,7 @@ struct WebVisitor: Sendable {
     /// to the session and needs no storage; empty without a session (the first form is checked
     /// by its origin instead, see ``WebSessions/requireSameOrigin(_:)``).
     var csrfToken: String {
-        token.map(WebSessions.csrfToken(for:)) ?? ""
+        token.map { WebSessions.csrfToken(for: $0) } ?? ""
     }
 }
 
@@ -35,8 +35,11 @@ enum WebSessions {
     /// Letters, not hex: every form carries this token, and about 1 in 1,300 hex tokens holds
     /// digits that pass for a card number (`d400904433402517f5…`), which the store refuses unseen —
     /// every form of that session would have failed.
-    static func csrfToken(for token: SecretToken) -> String {
-        let digest = SHA256.digest(Array("csrf".utf8) + [0] + Array(token.text.utf8))
+    ///
+    /// `purpose` keeps the tokens of different kinds of session apart (the back office's forms use
+    /// their own).
+    static func csrfToken(for token: SecretToken, purpose: String = "csrf") -> String {
+        let digest = SHA256.digest(Array(purpose.utf8) + [0] + Array(token.text.utf8))
         let hex = Array("abcdefghijklmnop".utf8)
         var text: [UInt8] = []
         for byte in digest.prefix(16) {

@@ -58,13 +58,16 @@ package struct CatalogManagement: Sendable {
         return updated
     }
 
-    /// Moves product `id`'s stock by `adjustment`.
+    /// Moves product `id`'s stock by `adjustment`, once per `key` (see
+    /// `ProductRepository.adjustStock(_:_:key:by:now:)`).
     ///
-    /// - Throws: ``ProductChangeError/notFound``, ``ProductChangeError/insufficientStock(available:)``.
+    /// - Throws: ``ProductChangeError/notFound``, ``ProductChangeError/insufficientStock(available:)``,
+    ///   ``ProductChangeError/keyReused``.
     package func adjustStock(
-        _ id: ProductID, _ adjustment: StockAdjustment, by staff: StaffRecord
+        _ id: ProductID, _ adjustment: StockAdjustment, key: IdempotencyKey? = nil, by staff: StaffRecord
     ) async throws -> (product: ManagedProduct, movement: StockMovement) {
-        let result = try await database.products.adjustStock(id, adjustment, by: staff.actor, now: clock.now())
+        let result = try await database.products.adjustStock(
+            id, adjustment, key: key, by: staff.actor, now: clock.now())
         await catalogChanged()
         return result
     }
