@@ -38,6 +38,7 @@ func decode<T: Decodable>(_ type: T.Type, _ json: String) throws -> T {
         #"{"amount":"10.20"}"#,
         #"{"currency":"EUR"}"#,
         #"{"amount":null,"currency":"EUR"}"#,
+        #"{"amount":"10.20","currency":"EUR","minor":1020}"#,  // a field more
         #""10.20 EUR""#,
     ])
     func strictDecodingRefusesAnythingItWouldHaveToGuess(json: String) {

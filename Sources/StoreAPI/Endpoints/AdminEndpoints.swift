@@ -31,7 +31,8 @@ public enum AdminEndpoints {
     public static let stockMovements = Endpoint<NoBody, [StockMovementBody]>(
         .get, "/api/admin/products/{id}/stock-adjustments", access: .staff(.adjustStock))
     /// Adjusts a product's stock → 201 with the stock now; below zero → 409 `insufficient_stock`,
-    /// nothing changed.
+    /// nothing changed. With an `Idempotency-Key` header it is made once: sent again, it answers the
+    /// first line again; the key with another change → 422 `idempotency_mismatch`.
     public static let adjustStock = Endpoint<StockAdjustmentRequest, StockAdjustmentBody>(
         .post, "/api/admin/products/{id}/stock-adjustments", access: .staff(.adjustStock))
 }

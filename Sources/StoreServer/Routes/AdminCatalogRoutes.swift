@@ -15,7 +15,12 @@ struct AdminCatalogRoutes: Sendable {
             guard (1...CatalogManagement.maximumPageSize).contains(limit) else {
                 throw HTTPError.invalidQuery("limit", "A limit is from 1 to \(CatalogManagement.maximumPageSize).")
             }
-            let page = try await catalog.products(search: request.query("q"), offset: offset, limit: limit)
+            let search = request.query("q")
+            guard (search?.unicodeScalars.count ?? 0) <= CatalogManagement.maximumSearchLength else {
+                throw HTTPError.invalidQuery(
+                    "q", "A search has at most \(CatalogManagement.maximumSearchLength) characters.")
+            }
+            let page = try await catalog.products(search: search, offset: offset, limit: limit)
             return try respond(
                 AdminProductList(
                     products: page.products.map(AdminProductBody.init), total: page.total, offset: offset,

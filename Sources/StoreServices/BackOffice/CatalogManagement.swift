@@ -21,6 +21,8 @@ package struct CatalogManagement: Sendable {
 
     /// The most products one page lists.
     package static let maximumPageSize = 200
+    /// The longest search, in Unicode scalars (as JSON Schema counts a query's length).
+    package static let maximumSearchLength = 200
 
     /// Products by id, archived too, matching `search` in title, SKU or category.
     package func products(search: String?, offset: Int, limit: Int) async throws -> ManagedProductPage {
