@@ -145,7 +145,7 @@ export STORE_SERVER_LOG="$WORK/server.log"
 log "pytest Tests/Browser (screenshots to ${SCREENSHOTS#"$ROOT"/})"
 set +e
 (cd Tests/Browser && "$VENV/bin/python" -m pytest -p no:cacheprovider -rsxX --durations=5 \
-    test_snapshots.py test_storefront.py ${pytest_arguments[@]+"${pytest_arguments[@]}"})
+    test_snapshots.py test_storefront.py test_back_office.py ${pytest_arguments[@]+"${pytest_arguments[@]}"})
 status=$?
 set -e
 

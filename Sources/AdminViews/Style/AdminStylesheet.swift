@@ -369,7 +369,7 @@ public enum AdminStylesheet {
           background: var(--page);
         }
         table.data tr.archived th a { color: var(--neutral); }
-        table.data time { white-space: nowrap; }
+        table.data time, table.data .sku { white-space: nowrap; }
         .audit-table td.json { min-width: 12rem; max-width: 22rem; }
         .audit-table td.json code {
           display: block;
