@@ -127,6 +127,14 @@ public final class StoreServer: Sendable {
             catalog: CatalogManagement(
                 database: database, catalog: catalog, currency: configuration.shipping.currency, clock: options.clock)
         ).register(on: &routes)
+        AdminBackOfficeRoutes(
+            promotions: PromotionManagement(
+                database: database, currency: configuration.shipping.currency, clock: options.clock),
+            customers: CustomerDirectory(
+                database: database, currency: configuration.shipping.currency, clock: options.clock),
+            dashboard: Dashboard(database: database, currency: configuration.shipping.currency, clock: options.clock),
+            audit: AuditLog(database: database), staff: staff
+        ).register(on: &routes)
         var router = routes.router
         let responder = StoreErrorResponder(routes: routes)
         router.errorResponder = { error, request, context in responder.respond(to: error, request, context) }
