@@ -91,9 +91,8 @@ package struct StaffService: Sendable {
             staff = try await database.staff.staff(email: account)
             // A removed member's password no longer opens anything: checked against the decoy, as
             // for an unknown email, so the answer and its cost are the same.
-            matches =
-                await verify(password, against: staff.flatMap { $0.isActive ? $0.passwordHash : nil } ?? decoyHash)
-                && staff?.isActive == true
+            let active = staff?.isActive == true ? staff : nil
+            matches = await verify(password, against: active?.passwordHash ?? decoyHash) && active != nil
         } catch {
             throttle.finish(ticket, succeeded: false, now: clock.now())
             throw error
