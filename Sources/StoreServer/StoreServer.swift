@@ -125,10 +125,21 @@ public final class StoreServer: Sendable {
             clock: options.clock, fallbackHost: { "\(options.host):\(portBox.current)" }
         ).register(on: &routes)
         AdminRoutes(staff: staff).register(on: &routes)
+        let currency = configuration.shipping.currency
         let catalogManagement = CatalogManagement(
-            database: database, catalog: catalog, currency: configuration.shipping.currency, clock: options.clock)
+            database: database, catalog: catalog, currency: currency, clock: options.clock)
+        let backOffice = BackOfficeServices(
+            catalog: catalogManagement,
+            promotions: PromotionManagement(database: database, currency: currency, clock: options.clock),
+            customers: CustomerDirectory(database: database, currency: currency, clock: options.clock),
+            dashboard: Dashboard(database: database, currency: currency, clock: options.clock),
+            audit: AuditLog(database: database), staff: staff)
         AdminCatalogRoutes(catalog: catalogManagement).register(on: &routes)
-        BackOffice(staff: staff, catalog: catalogManagement).register(on: &routes)
+        AdminBackOfficeRoutes(
+            promotions: backOffice.promotions, customers: backOffice.customers, dashboard: backOffice.dashboard,
+            audit: backOffice.audit, staff: staff
+        ).register(on: &routes)
+        BackOffice(services: backOffice).register(on: &routes)
         var router = routes.router
         let responder = StoreErrorResponder(routes: routes)
         router.errorResponder = { error, request, context in responder.respond(to: error, request, context) }

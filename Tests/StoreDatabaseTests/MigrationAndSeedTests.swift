@@ -174,7 +174,9 @@ import Testing
                 try connection.execute("UPDATE products SET stock = stock - 4 WHERE id = 11")
                 try connection.execute("UPDATE promotions SET times_used = 2 WHERE code = 'RUN10'")
             }
-            #expect(try await Migrator.migrate(database.sql, now: testNow) == [2, 3, 4, 5, 6])
+            #expect(
+                try await Migrator.migrate(database.sql, now: testNow)
+                    == Schema.migrations.map(\.version).filter { $0 >= 2 })
             #expect(try #require(try await database.catalog.product(ProductID(11))).stock == stock - 2)
             // The stock ledger opens with the stock as it was, one counted line: the stock is its sum.
             let product = try #require(try await database.products.product(ProductID(11)))

@@ -20,7 +20,7 @@ public struct AdminDashboardPage: Hashable, Sendable {
     }
 
     /// At or below this many units (and above zero), a product is low on stock.
-    public static let lowStockThreshold = 5
+    public static let lowStockThreshold = StockLevel.lowStockThreshold
 
     /// The day the figures are for (any instant of it; shown in the context's time zone).
     public var day: Date

@@ -23,6 +23,7 @@ public enum AdminPromotionStatus: String, CaseIterable, Hashable, Sendable {
         case .notStarted: self = .scheduled
         case .expired: self = .expired
         case .usedUp: self = .usedUp
+        case .disabled: self = .disabled
         }
     }
 

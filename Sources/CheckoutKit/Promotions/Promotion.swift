@@ -16,6 +16,8 @@ public struct Promotion: Hashable, Sendable {
         case notStarted
         case expired
         case usedUp
+        /// Turned off by a member of staff (docs/BEHAVIOUR.md §13.9): for good, whatever its window.
+        case disabled
     }
 
     public let code: PromotionCode
@@ -30,10 +32,12 @@ public struct Promotion: Hashable, Sendable {
     public var usageLimit: Int?
     /// How many paid orders have used the code.
     public var timesUsed: Int
+    /// When a member of staff disabled the code, if one did.
+    public var disabledAt: Date?
 
     public init(
         code: PromotionCode, kind: Kind, minimumSubtotal: Money, startsAt: Date? = nil, endsAt: Date? = nil,
-        usageLimit: Int? = nil, timesUsed: Int = 0
+        usageLimit: Int? = nil, timesUsed: Int = 0, disabledAt: Date? = nil
     ) {
         self.code = code
         self.kind = kind
@@ -42,11 +46,13 @@ public struct Promotion: Hashable, Sendable {
         self.endsAt = endsAt
         self.usageLimit = usageLimit
         self.timesUsed = timesUsed
+        self.disabledAt = disabledAt
     }
 
-    /// Whether the code can be used at `now`: the window is `startsAt ..< endsAt`, and a limited
-    /// code is used up once `timesUsed` reaches `usageLimit`.
+    /// Whether the code can be used at `now`: never once disabled; otherwise the window is
+    /// `startsAt ..< endsAt`, and a limited code is used up once `timesUsed` reaches `usageLimit`.
     public func availability(at now: Date) -> Availability {
+        if disabledAt != nil { return .disabled }
         if let startsAt, now < startsAt { return .notStarted }
         if let endsAt, now >= endsAt { return .expired }
         if let usageLimit, timesUsed >= usageLimit { return .usedUp }

@@ -7,10 +7,11 @@ public enum AdminEndpoints {
     public static let createSession = Endpoint<StaffSignInRequest, StaffSessionResponse>(.post, "/api/admin/sessions")
     /// Ends the bearer's staff session (204).
     public static let endSession = Endpoint<NoBody, NoBody>(.post, "/api/admin/logout", access: .staff(nil))
-    /// Every member of staff (owner).
-    public static let staff = Endpoint<NoBody, [StaffBody]>(.get, "/api/admin/staff", access: .staff(.manageStaff))
+    /// Every member of staff, removed ones too (`active` false), in the order they were added (owner).
+    public static let staff = Endpoint<NoBody, [StaffMemberBody]>(
+        .get, "/api/admin/staff", access: .staff(.manageStaff))
     /// Adds a member of staff (owner) → 201.
-    public static let addStaff = Endpoint<NewStaffRequest, StaffBody>(
+    public static let addStaff = Endpoint<NewStaffRequest, StaffMemberBody>(
         .post, "/api/admin/staff", access: .staff(.manageStaff))
 
     /// Products by id, archived too: `?q=` searches title, SKU and category; `?offset=&limit=` page

@@ -8,7 +8,7 @@
 /// Conventions: money is integer minor units beside a currency code; instants are integer
 /// milliseconds since 1970 UTC; flags are 0/1. Secrets are stored only as hashes.
 public enum Schema {
-    public static let migrations: [Migration] = [version1, version2, version3, version4, version5, version6]
+    public static let migrations: [Migration] = [version1, version2, version3, version4, version5, version6, version7]
 
     static func portable(version: Int, name: String, _ sql: String) -> Migration {
         let sqlite =
@@ -373,4 +373,12 @@ public enum Schema {
         return Migration(
             version: 6, name: shared.name, sqlite: shared.sqlite, postgres: shared.postgres + postgresIdentity)
     }()
+
+    /// Staff are removed, never deleted (docs/BEHAVIOUR.md §13.13): the audit log names them by id, so
+    /// a removed member keeps their row, marked with when they were removed, and can no longer sign in.
+    static let version7 = portable(
+        version: 7, name: "back office: removed staff",
+        """
+        ALTER TABLE staff ADD COLUMN removed_at $INT;
+        """)
 }

@@ -352,7 +352,7 @@ public struct PaymentRepository: Sendable {
     }
 
     /// Counts one use of `code`, or throws ``CheckoutError/promotionUnavailable(_:)`` when it is
-    /// used up, outside its window, or gone.
+    /// used up, outside its window, disabled, or gone.
     static func usePromotion(_ code: PromotionCode, now: Date, on connection: any SQLConnection) throws {
         let at = now.unixMilliseconds
         let updated = try connection.execute(
@@ -362,6 +362,7 @@ public struct PaymentRepository: Sendable {
               AND (usage_limit IS NULL OR times_used < usage_limit)
               AND (starts_at IS NULL OR starts_at <= \(at))
               AND (ends_at IS NULL OR ends_at > \(at))
+              AND disabled_at IS NULL
             """)
         guard updated == 1 else { throw CheckoutError.promotionUnavailable(code) }
     }

@@ -9,6 +9,12 @@ public struct StaffRecord: Hashable, Sendable {
     public let passwordHash: String
     public let role: StaffRole
     public let createdAt: Date
+    /// When they were removed; `nil` while they are staff. A removed member keeps their row (the
+    /// audit log names them by it) but cannot sign in, and their sessions are gone.
+    public let removedAt: Date?
+
+    /// Whether they are staff now (not removed).
+    public var isActive: Bool { removedAt == nil }
 
     /// How the audit log names them.
     public var actor: AuditActor { .staff(id, email: email) }
@@ -27,6 +33,14 @@ public enum StaffChangeError: Error, Hashable, Sendable {
     case emailTaken
     /// The change would leave the shop without an owner.
     case lastOwner
+}
+
+/// Why a member of staff could not be removed as asked; nothing was changed.
+public enum StaffRemovalError: Error, Hashable, Sendable {
+    /// There is no member of staff with that id.
+    case notFound
+    /// The member of staff asking was removed meanwhile: they may change nothing any more.
+    case removerNotStaff
 }
 
 /// The people who run the shop and their sessions, each change written to the audit log in its
@@ -68,7 +82,7 @@ public struct StaffRepository: Sendable {
         }
     }
 
-    /// The member of staff with `email` (trimmed, lower-cased), if any.
+    /// The member of staff with `email` (trimmed, lower-cased), if any — removed ones too.
     public func staff(email: String) async throws -> StaffRecord? {
         let email = CustomerRepository.normalizedEmail(email)
         return try await database.read { connection in
@@ -76,10 +90,59 @@ public struct StaffRepository: Sendable {
         }
     }
 
-    /// Every member of staff, in the order they were added.
+    /// Every member of staff, removed ones too, in the order they were added.
     public func all() async throws -> [StaffRecord] {
         try await database.read { connection in
             try connection.query("SELECT \(Self.columns) FROM staff ORDER BY id").map(Self.read)
+        }
+    }
+
+    /// The member of staff `id`, removed or not.
+    public func staff(id: StaffID) async throws -> StaffRecord? {
+        try await database.read { connection in
+            try connection.queryFirst("SELECT \(Self.columns) FROM staff WHERE id = \(id.rawValue)").map(Self.read)
+        }
+    }
+
+    /// Removes member `id`, by `actor`: their row stays (marked removed) for the audit log, their
+    /// sessions end, and they can no longer sign in. Removing a removed member changes nothing and
+    /// writes no audit line. The last active owner cannot be removed: the active owners are locked
+    /// first (on PostgreSQL, in id order; SQLite has one writer), so two owners removing each other
+    /// at once leave one.
+    ///
+    /// - Throws: ``StaffRemovalError/notFound``, ``StaffChangeError/lastOwner``,
+    ///   ``StaffRemovalError/removerNotStaff`` when `actor` was removed meanwhile.
+    public func remove(_ id: StaffID, by actor: AuditActor, now: Date) async throws -> StaffRecord {
+        try await database.write { connection in
+            let lock: SQLQuery = connection.dialect == .postgres ? " FOR UPDATE" : ""
+            let owners = try connection.query(
+                "SELECT id FROM staff WHERE role = 'owner' AND removed_at IS NULL ORDER BY id\(lock)"
+            ).map { StaffID(rawValue: try $0.decode("id")) }
+            if let remover = actor.staffID {
+                // Read after the owners' locks: a removal that committed meanwhile is seen.
+                let active = try connection.queryFirst(
+                    "SELECT id FROM staff WHERE id = \(remover.rawValue) AND removed_at IS NULL")
+                guard active != nil else { throw StaffRemovalError.removerNotStaff }
+            }
+            guard
+                let member = try connection.queryFirst(
+                    "SELECT \(Self.columns) FROM staff WHERE id = \(id.rawValue)\(lock)"
+                ).map(Self.read)
+            else { throw StaffRemovalError.notFound }
+            guard member.isActive else { return member }
+            if member.role == .owner, !owners.contains(where: { $0 != id }) { throw StaffChangeError.lastOwner }
+            guard
+                let row = try connection.queryFirst(
+                    """
+                    UPDATE staff SET removed_at = \(now.unixMilliseconds) WHERE id = \(id.rawValue)
+                    RETURNING \(Self.columns)
+                    """)
+            else { throw StaffRemovalError.notFound }
+            try connection.execute("DELETE FROM staff_sessions WHERE staff_id = \(id.rawValue)")
+            try AuditRepository.record(
+                "staff.removed", subject: "staff:\(id)", by: actor, before: "\(member.email) (\(member.role.rawValue))",
+                at: now, on: connection)
+            return try Self.read(row)
         }
     }
 
@@ -114,7 +177,12 @@ public struct StaffRepository: Sendable {
             }
             let id: Int64 = try row.decode("staff_id")
             let expiresAt = try row.date("expires_at")
-            guard let staff = try connection.queryFirst("SELECT \(Self.columns) FROM staff WHERE id = \(id)") else {
+            // A removed member's sessions are ended with the removal; this refuses one all the same.
+            guard
+                let staff = try connection.queryFirst(
+                    "SELECT \(Self.columns) FROM staff WHERE id = \(id) AND removed_at IS NULL")
+            else {
+                try connection.execute("DELETE FROM staff_sessions WHERE token_hash = \(tokenHash)")
                 return nil
             }
             return StaffSessionRecord(staff: try Self.read(staff), expiresAt: expiresAt)
@@ -128,7 +196,7 @@ public struct StaffRepository: Sendable {
         }
     }
 
-    static let columns: SQLQuery = "id, email, password_hash, role, created_at"
+    static let columns: SQLQuery = "id, email, password_hash, role, created_at, removed_at"
 
     static func read(_ row: SQLRow) throws -> StaffRecord {
         guard let role = StaffRole(rawValue: try row.decode("role")) else {
@@ -136,6 +204,7 @@ public struct StaffRepository: Sendable {
         }
         return StaffRecord(
             id: StaffID(rawValue: try row.decode("id")), email: try row.decode("email"),
-            passwordHash: try row.decode("password_hash"), role: role, createdAt: try row.date("created_at"))
+            passwordHash: try row.decode("password_hash"), role: role, createdAt: try row.date("created_at"),
+            removedAt: try row.optionalDate("removed_at"))
     }
 }

@@ -11,14 +11,18 @@ import StoreServices
 /// result the next page announces, or — when the form has problems — by its page again, as typed,
 /// with the problems beside their fields.
 struct BackOffice: Sendable {
-    let staff: StaffService
-    let catalog: CatalogManagement
+    let services: BackOfficeServices
 
     func register(on routes: inout RouteTable) {
         routes.openBackOfficePage(
             .get, AdminPaths.stylesheet, .immediate { _, _ in Response(prepared: Self.stylesheet) })
-        BackOfficeSignIn(staff: staff, gate: routes.backOfficeGate).register(on: &routes)
-        BackOfficeProducts(catalog: catalog).register(on: &routes)
+        BackOfficeSignIn(staff: services.staff, gate: routes.backOfficeGate).register(on: &routes)
+        BackOfficeDashboard(dashboard: services.dashboard).register(on: &routes)
+        BackOfficeProducts(catalog: services.catalog).register(on: &routes)
+        BackOfficePromotions(promotions: services.promotions).register(on: &routes)
+        BackOfficeCustomers(customers: services.customers).register(on: &routes)
+        BackOfficeStaff(staff: services.staff).register(on: &routes)
+        BackOfficeAudit(audit: services.audit).register(on: &routes)
     }
 
     static let stylesheet = PreparedResponse(
@@ -31,4 +35,14 @@ struct BackOffice: Sendable {
     static func redirect(_ location: String) -> Response {
         Storefront.redirect(location)
     }
+}
+
+/// The services the back office's two faces — its pages and its JSON API — share.
+struct BackOfficeServices: Sendable {
+    let catalog: CatalogManagement
+    let promotions: PromotionManagement
+    let customers: CustomerDirectory
+    let dashboard: Dashboard
+    let audit: AuditLog
+    let staff: StaffService
 }

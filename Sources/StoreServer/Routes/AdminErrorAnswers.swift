@@ -81,3 +81,49 @@ extension StockAdjustmentError: HTTPErrorConvertible {
         return HTTPError(.unprocessableContent, type: "invalid_stock_adjustment", message: message, field: field)
     }
 }
+
+// Promotions, customers and staff removal (docs/BEHAVIOUR.md §13.9–§13.13).
+
+extension HTTPError {
+    static let promotionNotFound = HTTPError.notFound("There is no such promotion.")
+    static let customerNotFound = HTTPError.notFound("There is no such customer.")
+    static let staffNotFound = HTTPError.notFound("There is no such member of staff.")
+
+    /// 422 `invalid_promotion`, naming the request's field.
+    static func invalidPromotion(_ message: String, field: String) -> HTTPError {
+        HTTPError(.unprocessableContent, type: "invalid_promotion", message: message, field: field)
+    }
+}
+
+extension PromotionDetailsError: HTTPErrorConvertible {
+    public var httpError: HTTPError { httpError(valueField: PromotionField.value.rawValue) }
+
+    /// 422 `invalid_promotion` with every problem's message, its `field` the first problem's, the
+    /// value named `valueField` (the JSON API's `percent_off` or `amount_off`).
+    func httpError(valueField: String) -> HTTPError {
+        .invalidPromotion(
+            problems.map(\.message).joined(separator: " "),
+            field: problems.first.map { $0.field == .value ? valueField : $0.field.rawValue } ?? "code")
+    }
+}
+
+extension PromotionChangeError: HTTPErrorConvertible {
+    public var httpError: HTTPError {
+        switch self {
+        case .exists(let code):
+            HTTPError(
+                .conflict, type: "promotion_exists", message: "The code \(code.rawValue) exists already.",
+                field: "code")
+        case .notFound: .promotionNotFound
+        }
+    }
+}
+
+extension StaffRemovalError: HTTPErrorConvertible {
+    public var httpError: HTTPError {
+        switch self {
+        case .notFound: .staffNotFound
+        case .removerNotStaff: .staffSessionRequired
+        }
+    }
+}

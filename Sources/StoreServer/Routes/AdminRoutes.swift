@@ -20,7 +20,7 @@ struct AdminRoutes: Sendable {
             return Response(status: .noContent)
         }
         routes.staff(AdminEndpoints.staff) { _, _ in
-            try respond(try await staff.database.staff.all().map(StaffBody.init))
+            try respond(try await staff.members().map(StaffMemberBody.init))
         }
         routes.staff(AdminEndpoints.addStaff) { request, caller in
             let body = try request.decodeJSON(NewStaffRequest.self)
@@ -31,7 +31,7 @@ struct AdminRoutes: Sendable {
             }
             let added = try await staff.add(
                 email: body.email, role: role, password: body.password, by: caller.staff.actor)
-            return try respond(StaffBody(added), status: .created)
+            return try respond(StaffMemberBody(added), status: .created)
         }
     }
 }

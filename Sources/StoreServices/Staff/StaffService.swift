@@ -89,7 +89,10 @@ package struct StaffService: Sendable {
         let matches: Bool
         do {
             staff = try await database.staff.staff(email: account)
-            matches = await verify(password, against: staff?.passwordHash ?? decoyHash)
+            // A removed member's password no longer opens anything: checked against the decoy, as
+            // for an unknown email, so the answer and its cost are the same.
+            let active = staff?.isActive == true ? staff : nil
+            matches = await verify(password, against: active?.passwordHash ?? decoyHash) && active != nil
         } catch {
             throttle.finish(ticket, succeeded: false, now: clock.now())
             throw error
@@ -108,6 +111,20 @@ package struct StaffService: Sendable {
             tokenHash: token.hash, staff: staff.id, now: now, expiresAt: now.addingTimeInterval(Self.sessionLimit))
         try await database.audit.record("staff.signed_in", subject: "staff:\(staff.id)", by: staff.actor, at: now)
         return (token, staff)
+    }
+
+    /// Every member of staff, removed ones too, in the order they were added.
+    package func members() async throws -> [StaffRecord] {
+        try await database.staff.all()
+    }
+
+    /// Removes member `id`, by `remover` (docs/BEHAVIOUR.md §13.13): kept for the audit log, signed
+    /// out everywhere at once, unable to sign in again. Removing a removed member changes nothing.
+    ///
+    /// - Throws: `StaffRemovalError.notFound`, `StaffChangeError.lastOwner` when they are the last
+    ///   owner, `StaffRemovalError.removerNotStaff` when `remover` was removed meanwhile.
+    package func remove(_ id: StaffID, by remover: StaffRecord) async throws -> StaffRecord {
+        try await database.staff.remove(id, by: remover.actor, now: clock.now())
     }
 
     /// The member of staff whose session `token` is, while it stands (each use renews its idle
