@@ -26,6 +26,7 @@ public struct StoreDatabase: Sendable {
     public var staff: StaffRepository { StaffRepository(database: sql) }
     public var audit: AuditRepository { AuditRepository(database: sql) }
     public var products: ProductRepository { ProductRepository(database: sql) }
+    public var orderAdmin: OrderAdminRepository { OrderAdminRepository(database: sql) }
 
     /// Opens the database at `url`, applies pending migrations and, when `seed` is set, seeds it.
     ///

@@ -127,6 +127,7 @@ public final class StoreServer: Sendable {
             catalog: CatalogManagement(
                 database: database, catalog: catalog, currency: configuration.shipping.currency, clock: options.clock)
         ).register(on: &routes)
+        AdminOrderRoutes(orders: OrderManagement(database: database, clock: options.clock)).register(on: &routes)
         var router = routes.router
         let responder = StoreErrorResponder(routes: routes)
         router.errorResponder = { error, request, context in responder.respond(to: error, request, context) }
