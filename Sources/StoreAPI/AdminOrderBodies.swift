@@ -180,7 +180,7 @@ public struct AdminOrderBody: Codable, Hashable, Sendable {
 public struct FulfilmentRequest: Codable, Hashable, Sendable {
     /// `packed`, `shipped` or `delivered`.
     public var status: String
-    /// Required with `shipped`, refused with the others.
+    /// Required with `shipped`, not read with the others.
     public var trackingNumber: String?
     /// The state the order was in when the step was chosen.
     public var expectedStatus: String?

@@ -112,8 +112,10 @@ public struct OrderAdminRepository: Sendable {
         self.database = database
     }
 
-    /// An order's payment status, derived here and nowhere else: today from the order's own
-    /// status, which only a full refund changes; the refunds of §14 extend it with their sums.
+    /// An order's payment status, derived here and nowhere else, as an SQL expression over the
+    /// order's row named `o` (every query here names it so): today from the order's own status,
+    /// which only a full refund changes; the refunds of §14 extend it with their sums. The list's
+    /// filter and every answer read it, so they cannot disagree.
     static let paymentStatus: SQLQuery = "CASE WHEN o.status = 'refunded' THEN 'refunded' ELSE 'paid' END"
 
     /// The orders matching `filter`, newest first (then by id), `limit` of them from `offset`,

@@ -111,10 +111,6 @@ extension FulfilmentInputError: HTTPErrorConvertible {
             HTTPError(
                 .unprocessableContent, type: "invalid_tracking_number",
                 message: "A tracking number is 1 to 64 letters, digits, spaces and hyphens.", field: "tracking_number")
-        case .trackingNumberNotExpected:
-            HTTPError(
-                .unprocessableContent, type: "invalid_tracking_number",
-                message: "A tracking number goes only with shipped.", field: "tracking_number")
         }
     }
 }

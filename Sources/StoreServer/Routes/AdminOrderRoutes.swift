@@ -12,10 +12,9 @@ struct AdminOrderRoutes: Sendable {
 
     func register(on routes: inout RouteTable) {
         routes.staff(AdminEndpoints.orders) { request, _ in
-            let offset = try AdminCatalogRoutes.count(Self.query(request, "offset"), name: "offset") ?? 0
+            let offset = try AdminCatalogRoutes.count(request.query("offset"), name: "offset") ?? 0
             let limit =
-                try AdminCatalogRoutes.count(Self.query(request, "limit"), name: "limit")
-                ?? OrderManagement.defaultPageSize
+                try AdminCatalogRoutes.count(request.query("limit"), name: "limit") ?? OrderManagement.defaultPageSize
             guard (1...OrderManagement.maximumPageSize).contains(limit) else {
                 throw HTTPError.invalidQuery("limit", "A limit is from 1 to \(OrderManagement.maximumPageSize).")
             }
@@ -62,7 +61,7 @@ struct AdminOrderRoutes: Sendable {
         }
     }
 
-    /// The query parameter `name`, `nil` when absent or empty (a form's "any").
+    /// The filter parameter `name`, `nil` when absent or empty (a form's "any").
     static func query(_ request: Request, _ name: String) -> String? {
         guard let value = request.query(name), !value.isEmpty else { return nil }
         return value

@@ -8,11 +8,9 @@ package enum FulfilmentInputError: Error, Hashable, Sendable {
     case cancelIsNotAStep
     /// Shipping needs the parcel's tracking number.
     case trackingNumberRequired
-    /// Not a tracking number as a carrier prints it: 1–64 letters, digits, spaces and hyphens, and
-    /// never a card number.
+    /// Not a tracking number as a carrier prints it: 1–64 letters, digits, spaces and hyphens
+    /// (spaces around them aside), and never a card number.
     case invalidTrackingNumber
-    /// A tracking number goes with shipping only.
-    case trackingNumberNotExpected
 }
 
 /// The back office's orders (docs/BEHAVIOUR.md §13.8): listed newest first and filtered, read
@@ -54,7 +52,7 @@ package struct OrderManagement: Sendable {
     ///
     /// - Throws: ``StoreDatabase/FulfilmentChangeError/notFound`` first; then
     ///   ``FulfilmentInputError`` for a step that cannot be asked for this way (cancelling) or a
-    ///   missing, unexpected or invalid tracking number; then
+    ///   missing or invalid tracking number; then
     ///   ``StoreDatabase/FulfilmentChangeError/invalidTransition(current:)`` when the order's state
     ///   does not allow `target` and ``StoreDatabase/FulfilmentChangeError/movedMeanwhile(current:)``
     ///   when it is no longer in `expected`.
@@ -74,29 +72,33 @@ package struct OrderManagement: Sendable {
     }
 
     /// The step that marks an order `target`, `nil` for `unfulfilled`, which no step leads to.
-    /// An empty or blank tracking number is none.
+    /// The tracking number is read only for `shipped`, where an empty or blank one is none.
     ///
     /// - Throws: ``FulfilmentInputError``.
     package static func step(
         to target: FulfilmentStatus, trackingNumber: String?
     ) throws(FulfilmentInputError) -> FulfilmentStep? {
-        let text = trackingNumber.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
         switch target {
+        case .packed: return .pack
+        case .delivered: return .deliver
+        case .unfulfilled: return nil
+        case .cancelled: throw .cancelIsNotAStep
         case .shipped:
-            guard let text else { throw .trackingNumberRequired }
-            guard let number = TrackingNumber(rawValue: text) else { throw .invalidTrackingNumber }
-            return .ship(number)
-        case .cancelled:
-            throw .cancelIsNotAStep
-        case .packed, .delivered, .unfulfilled:
-            guard text == nil else { throw .trackingNumberNotExpected }
-            return switch target {
-            case .packed: .pack
-            case .delivered: .deliver
-            default: nil
+            guard let text = trackingNumber, text.contains(where: { $0 != " " }) else {
+                throw .trackingNumberRequired
             }
+            // Only the characters a tracking number has, so the spaces around it are all that
+            // ``TrackingNumber`` trims.
+            guard text.unicodeScalars.allSatisfy(Self.trackingNumberScalars.contains),
+                let number = TrackingNumber(rawValue: text)
+            else { throw .invalidTrackingNumber }
+            return .ship(number)
         }
     }
+
+    /// Letters, digits, space and hyphen, in ASCII.
+    private static let trackingNumberScalars = Set(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 -".unicodeScalars)
 
     /// The first instant of `day`, `2025-03-12`, in UTC; `nil` when `day` is not a date written
     /// so (four, two and two digits, a day the proleptic Gregorian calendar has, from year 1).
