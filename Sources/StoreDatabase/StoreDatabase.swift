@@ -27,6 +27,7 @@ public struct StoreDatabase: Sendable {
     public var audit: AuditRepository { AuditRepository(database: sql) }
     public var products: ProductRepository { ProductRepository(database: sql) }
     public var backOffice: BackOfficeRepository { BackOfficeRepository(database: sql) }
+    public var orderAdmin: OrderAdminRepository { OrderAdminRepository(database: sql) }
 
     /// Opens the database at `url`, applies pending migrations and, when `seed` is set, seeds it.
     ///

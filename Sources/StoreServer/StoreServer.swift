@@ -140,6 +140,7 @@ public final class StoreServer: Sendable {
             audit: backOffice.audit, staff: staff
         ).register(on: &routes)
         BackOffice(services: backOffice).register(on: &routes)
+        AdminOrderRoutes(orders: OrderManagement(database: database, clock: options.clock)).register(on: &routes)
         var router = routes.router
         let responder = StoreErrorResponder(routes: routes)
         router.errorResponder = { error, request, context in responder.respond(to: error, request, context) }

@@ -119,11 +119,49 @@ extension PromotionChangeError: HTTPErrorConvertible {
     }
 }
 
+extension FulfilmentChangeError: HTTPErrorConvertible {
+    public var httpError: HTTPError {
+        switch self {
+        case .notFound: .orderNotFound
+        case .invalidTransition(let current):
+            HTTPError(
+                .conflict, type: "invalid_transition",
+                message: "This order is \(current.rawValue), which does not allow that step. Nothing was changed.")
+        case .movedMeanwhile(let current):
+            HTTPError(
+                .conflict, type: "invalid_transition",
+                message: "This order changed meanwhile: it is \(current.rawValue) now. Nothing was changed.")
+        }
+    }
+}
+
 extension StaffRemovalError: HTTPErrorConvertible {
     public var httpError: HTTPError {
         switch self {
         case .notFound: .staffNotFound
         case .removerNotStaff: .staffSessionRequired
+        }
+    }
+}
+
+extension FulfilmentInputError: HTTPErrorConvertible {
+    package var httpError: HTTPError {
+        switch self {
+        case .cancelIsNotAStep:
+            HTTPError(
+                .unprocessableContent, type: "invalid_fulfilment_status",
+                message:
+                    "Cancelling refunds and restocks the order: use cancel (POST /api/admin/orders/{id}/cancel), "
+                    + "not a fulfilment step.",
+                field: "status")
+        case .trackingNumberRequired:
+            HTTPError(
+                .unprocessableContent, type: "invalid_tracking_number",
+                message: "Shipping needs the parcel's tracking number.", field: "tracking_number")
+        case .invalidTrackingNumber:
+            HTTPError(
+                .unprocessableContent, type: "invalid_tracking_number",
+                message: "A tracking number is 1 to 64 letters, digits, spaces and hyphens.", field: "tracking_number")
         }
     }
 }
