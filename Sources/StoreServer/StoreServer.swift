@@ -129,7 +129,7 @@ public final class StoreServer: Sendable {
         let catalogManagement = CatalogManagement(
             database: database, catalog: catalog, currency: currency, clock: options.clock)
         let backOffice = BackOfficeServices(
-            catalog: catalogManagement,
+            catalog: catalogManagement, orders: OrderManagement(database: database, clock: options.clock),
             promotions: PromotionManagement(database: database, currency: currency, clock: options.clock),
             customers: CustomerDirectory(database: database, currency: currency, clock: options.clock),
             dashboard: Dashboard(database: database, currency: currency, clock: options.clock),
@@ -140,7 +140,7 @@ public final class StoreServer: Sendable {
             audit: backOffice.audit, staff: staff
         ).register(on: &routes)
         BackOffice(services: backOffice).register(on: &routes)
-        AdminOrderRoutes(orders: OrderManagement(database: database, clock: options.clock)).register(on: &routes)
+        AdminOrderRoutes(orders: backOffice.orders).register(on: &routes)
         var router = routes.router
         let responder = StoreErrorResponder(routes: routes)
         router.errorResponder = { error, request, context in responder.respond(to: error, request, context) }

@@ -148,6 +148,74 @@ def request_staff(store, email, role):
         assert response.status == 201
 
 
+def shopper_places_an_order(store, shopper, title):
+    """A shopper buys one `title` with a test card; the order's id."""
+    shopper.get(store + "/")
+    follow(shopper, browser.product_card(shopper, title).find_element(By.TAG_NAME, "button"))
+    shopper.get(store + "/basket")
+    go_to_review(shopper)
+    follow(shopper, pay_button(shopper))
+    assert shopper.title == "Receipt — OnlineStore"
+    return shopper.current_url.rstrip("/").rsplit("/", 1)[1]
+
+
+def test_pack_ship_and_deliver_an_order_a_shopper_placed(store, staff, shopper):
+    order_id = shopper_places_an_order(store, shopper, "Running socks")
+    sign_in(staff, store, *OWNER, path="/admin/orders")
+    field(staff, "Search").send_keys(order_id)
+    follow(staff, button(staff, "Filter"))
+    follow(staff, link(staff, order_id))
+    assert staff.title == f"Order {order_id} — OnlineStore back office"
+    follow(staff, button(staff, "Mark packed"))
+    assert status_text(staff) == "Order marked packed."
+    follow(staff, button(staff, "Mark shipped"))
+    assert "Shipping needs the parcel's tracking number." in staff.page_source
+    field(staff, "Tracking number").send_keys("JD0002 4411 77")
+    follow(staff, button(staff, "Mark shipped"))
+    assert status_text(staff) == "Order marked shipped."
+    follow(staff, button(staff, "Mark delivered"))
+    assert status_text(staff) == "Order marked delivered."
+    timeline = staff.find_element(By.XPATH, "//section[.//h2[normalize-space()='Timeline']]").text
+    for step in ("Paid", "Packed", "Shipped", "JD0002 4411 77", "Delivered"):
+        assert step in timeline, timeline
+    assert not browser.controls(staff, "Mark delivered")
+
+
+def test_create_and_disable_a_promotion(store, staff, shopper):
+    code = "BO" + uuid.uuid4().hex[:6].upper()
+    sign_in(staff, store, *OWNER, path="/admin/promotions")
+    follow(staff, link(staff, "New promotion"))
+    field(staff, "Code").send_keys(code)
+    Select(field(staff, "Kind")).select_by_visible_text("Percent off")
+    field(staff, "Value").send_keys("150")
+    follow(staff, button(staff, "Save"))
+    assert "from 1 to 100" in staff.page_source
+    value = field(staff, "Value")
+    value.clear()
+    value.send_keys("15")
+    follow(staff, button(staff, "Save"))
+    assert status_text(staff) == "Promotion saved."
+
+    # A shopper uses it; the merchant disables it; the shopper's basket says so at once.
+    shopper.get(store + "/")
+    follow(shopper, browser.product_card(shopper, "Running cap").find_element(By.TAG_NAME, "button"))
+    shopper.get(store + "/basket")
+    field(shopper, "Promo code").send_keys(code)
+    follow(shopper, button(shopper, "Apply"))
+    assert "−€3.29" in shopper.page_source or "-€3.29" in shopper.page_source
+    row = staff.find_element(By.XPATH, f"//tr[.//*[normalize-space()='{code}']]")
+    follow(staff, row.find_element(By.TAG_NAME, "button"))
+    assert status_text(staff).startswith("Promotion disabled.")
+    shopper.get(store + "/basket")
+    assert f"The code {code} can no longer be used." in shopper.page_source
+
+
+def test_the_audit_log_shows_the_changes(store, staff):
+    sign_in(staff, store, *OWNER, path="/admin/audit")
+    text = staff.find_element(By.TAG_NAME, "main").text
+    assert "Signed in" in text and OWNER[0] in text
+
+
 # --- every page: axe-core, the HTML checker, screenshots -----------------------------------------
 
 
@@ -172,6 +240,24 @@ def test_every_back_office_page_passes_axe_and_the_html_checker(store, axe_drive
     check("product-new")
     follow(driver, button(driver, "Save"))
     check("product-new-problems")
+    driver.get(store + "/admin")
+    check("dashboard")
+    driver.get(store + "/admin/orders")
+    check("orders")
+    follow(driver, driver.find_element(By.CSS_SELECTOR, "main table a[href^='/admin/orders/']"))
+    check("order")
+    driver.get(store + "/admin/promotions")
+    check("promotions")
+    driver.get(store + "/admin/promotions/new")
+    check("promotion-new")
+    driver.get(store + "/admin/customers")
+    check("customers")
+    follow(driver, driver.find_element(By.CSS_SELECTOR, "main table a[href^='/admin/customers/']"))
+    check("customer")
+    driver.get(store + "/admin/staff")
+    check("staff")
+    driver.get(store + "/admin/audit")
+    check("audit")
     driver.get(store + "/admin/products/999999")
     check("error-404")
 

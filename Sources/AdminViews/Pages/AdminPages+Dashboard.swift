@@ -32,13 +32,15 @@ extension AdminPages {
                         [.class("figure")], .dt("Waiting to be packed"),
                         .dd([.class("figure-value")], .text(context.number(page.ordersToPack))),
                         page.ordersToPack > 0 ? .dd([.class("figure-link")], toPack) : .empty))),
-            stockList(
-                id: "low-stock", title: "Low on stock",
-                note: "Products with \(AdminDashboardPage.lowStockThreshold) units or fewer.",
-                empty: "No product is low on stock.", page.lowStock, context: context),
-            stockList(
-                id: "sold-out", title: "Sold out", note: nil, empty: "No product is sold out.", page.soldOut,
-                context: context))
+            .div(
+                [.class("stock-alert-row")],
+                stockList(
+                    id: "low-stock", title: "Low on stock",
+                    note: "Products with \(AdminDashboardPage.lowStockThreshold) units or fewer.",
+                    empty: "No product is low on stock.", page.lowStock, context: context),
+                stockList(
+                    id: "sold-out", title: "Sold out", note: nil, empty: "No product is sold out.", page.soldOut,
+                    context: context)))
     }
 
     private static func stockList(

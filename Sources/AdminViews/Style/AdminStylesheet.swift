@@ -428,8 +428,7 @@ public enum AdminStylesheet {
         .alert-list li { padding: 0.15rem 0; }
         .stock-count { color: var(--warn); font-weight: 600; }
         @media (min-width: 48rem) {
-          .stock-alerts { display: inline-block; vertical-align: top; width: calc(50% - 0.5rem); }
-          .stock-alerts + .stock-alerts { margin-left: 0.75rem; }
+          .stock-alert-row { display: grid; grid-template-columns: 1fr 1fr; gap: 0 0.75rem; align-items: start; }
         }
 
         /* Facts */
