@@ -238,6 +238,8 @@ def test_every_back_office_page_passes_axe_and_the_html_checker(store, axe_drive
     check("product")
     driver.get(store + "/admin/products/new")
     check("product-new")
+    # This browser runs script (for axe): let the empty form reach the server, as one without would.
+    driver.execute_script("for (const form of document.forms) form.noValidate = true")
     follow(driver, button(driver, "Save"))
     check("product-new-problems")
     driver.get(store + "/admin")

@@ -96,7 +96,7 @@ extension AdminPages {
                         .autocapitalize("characters"), .class("input-short"),
                     ]),
                 AdminForms.select(
-                    field(.kind, "Kind", required: true),
+                    field(.kind, "Kind"),
                     options: AdminPromotionForm.Kind.allCases.map { ($0.rawValue, $0.label) },
                     selected: form.kind.rawValue),
                 AdminForms.input(
