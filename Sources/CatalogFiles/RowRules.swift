@@ -1,15 +1,27 @@
 import CheckoutKit
+import Foundation
 
 /// The rules each field of a data record follows: the row when every field is fine, and a message
 /// for every field that is not (each completes `Line 7: … .`).
+///
+/// The rules are ``CheckoutKit/ProductRules``' — the same limits, and the row's values are the ones
+/// ``CheckoutKit/ProductRules`` makes of the fields (trimmed as a form's fields are), so a row read
+/// here is exactly what the shop would store. What is added here is the wording: each message names
+/// the column and, where it helps, repeats the merchant's value.
 struct RowRules {
     let currency: Currency
 
-    static let skuLengths = 1...64
-    static let titleLengths = 1...200
-    static let maximumDescriptionLength = 5_000
-    static let categoryLengths = 1...60
+    static let skuLengths = ProductRules.skuLengths
+    static let titleLengths = ProductRules.titleLengths
+    static let maximumDescriptionLength = ProductRules.maximumDescriptionLength
+    static let categoryLengths = ProductRules.categoryLengths
     static let stockRange = 0...1_000_000
+
+    /// One field's problem: its column and the message.
+    struct Problem: Hashable {
+        let column: Column
+        let message: String
+    }
 
     /// What checking one record's fields found.
     struct Checked {
@@ -17,36 +29,58 @@ struct RowRules {
         var row: CatalogRow?
         /// The SKU, when it is fine (whatever the other fields are), to find one that is repeated.
         var sku: String?
-        var problems: [String]
+        var problems: [Problem]
     }
 
     /// Checks `fields`, one per ``Column`` in its order, untrimmed.
     func check(_ fields: [[UInt8]]) -> Checked {
-        var problems: [String] = []
+        var problems: [Problem] = []
         func value(_ column: Column) -> String? {
-            let text = String(decoding: Text.trimmed(fields[column.rawValue]), as: UTF8.self)
+            let text = Text.trimmed(String(decoding: fields[column.rawValue], as: UTF8.self))
             let value = Self.isText(column) ? CatalogCSV.unprotected(text) : text
             guard !CardNumberDetector.containsCardNumber(value) else {
                 problems.append(
-                    "the \(column.label) holds what looks like a card number; the shop never stores card numbers")
+                    Problem(
+                        column: column,
+                        message:
+                            "the \(column.label) holds what looks like a card number; the shop never stores card numbers"
+                    ))
                 return nil
             }
             return value
         }
-        let sku = value(.sku).flatMap { checkSKU($0, &problems) }
-        let title = value(.title).flatMap { checkLine($0, .title, lengths: Self.titleLengths, &problems) }
-        let description = value(.description).flatMap { checkDescription($0, &problems) }
-        let category = value(.category).flatMap { checkLine($0, .category, lengths: Self.categoryLengths, &problems) }
-        let price = value(.price).flatMap { checkPrice($0, &problems) }
-        let stock = value(.stock).flatMap { checkStock($0, &problems) }
-        let active = value(.active).flatMap { checkActive($0, &problems) }
+        func report(_ column: Column) -> (String) -> Void {
+            { problems.append(Problem(column: column, message: $0)) }
+        }
+        let sku = value(.sku).flatMap { checkSKU($0, report(.sku)) }
+        let title = value(.title).flatMap { checkLine($0, .title, lengths: Self.titleLengths, report(.title)) }
+        let description = value(.description).flatMap { checkDescription($0, report(.description)) }
+        let category = value(.category).flatMap {
+            checkLine($0, .category, lengths: Self.categoryLengths, report(.category))
+        }
+        let price = value(.price).flatMap { checkPrice($0, report(.price)) }
+        let stock = value(.stock).flatMap { checkStock($0, report(.stock)) }
+        let active = value(.active).flatMap { checkActive($0, report(.active)) }
         guard let sku, let title, let description, let category, let price, let stock, let active else {
             return Checked(row: nil, sku: sku, problems: problems)
         }
-        let row = CatalogRow(
-            sku: sku, title: title, description: description, category: category, price: price, stock: stock,
-            active: active)
-        return Checked(row: row, sku: sku, problems: problems)
+        // The values the shop keeps, by the one set of rules every face uses. The checks above are
+        // at least as strict, so this refuses nothing they let through; should it, its own words say why.
+        switch ProductRules.details(
+            sku: sku, title: title, description: description, category: category, price: price, active: active,
+            currency: currency)
+        {
+        case .success(let details):
+            let row = CatalogRow(
+                sku: details.sku, title: details.title, description: details.description, category: details.category,
+                price: details.price, stock: stock, active: details.active)
+            return Checked(row: row, sku: sku, problems: [])
+        case .failure(let error):
+            let refused = error.problems.map { problem in
+                Problem(column: Column(problem.field), message: Text.clause(problem.message))
+            }
+            return Checked(row: nil, sku: sku, problems: refused)
+        }
     }
 
     private static func isText(_ column: Column) -> Bool {
@@ -56,14 +90,14 @@ struct RowRules {
         }
     }
 
-    private func checkSKU(_ sku: String, _ problems: inout [String]) -> String? {
+    private func checkSKU(_ sku: String, _ report: (String) -> Void) -> String? {
         guard !sku.isEmpty else {
-            problems.append("SKU is empty")
+            report("SKU is empty")
             return nil
         }
         var fine = true
         if sku.count > Self.skuLengths.upperBound {
-            problems.append("SKU is longer than \(Self.skuLengths.upperBound) characters")
+            report("SKU is longer than \(Self.skuLengths.upperBound) characters")
             fine = false
         }
         let allowed = sku.utf8.allSatisfy { byte in
@@ -74,48 +108,47 @@ struct RowRules {
         }
         if !allowed {
             let subject = Text.quoted(sku).map { "SKU \($0)" } ?? "SKU"
-            problems.append("\(subject) may only hold the letters A–Z and a–z, digits, \"-\", \"_\" and \".\"")
+            report("\(subject) may only hold the letters A–Z and a–z, digits, \"-\", \"_\" and \".\"")
             fine = false
         }
         return fine ? sku : nil
     }
 
     private func checkLine(
-        _ text: String, _ column: Column, lengths: ClosedRange<Int>, _ problems: inout [String]
+        _ text: String, _ column: Column, lengths: ClosedRange<Int>, _ report: (String) -> Void
     ) -> String? {
         guard !text.isEmpty else {
-            problems.append("\(column.label) is empty")
+            report("\(column.label) is empty")
             return nil
         }
         var fine = true
         if text.count > lengths.upperBound {
-            problems.append("\(column.label) is longer than \(Numbers.grouped(lengths.upperBound)) characters")
+            report("\(column.label) is longer than \(Numbers.grouped(lengths.upperBound)) characters")
             fine = false
         }
         if text.unicodeScalars.contains(where: Text.isControl) {
-            problems.append("\(column.label) holds a line break or another control character")
+            report("\(column.label) holds a line break or another control character")
             fine = false
         }
         return fine ? text : nil
     }
 
-    private func checkDescription(_ text: String, _ problems: inout [String]) -> String? {
+    private func checkDescription(_ text: String, _ report: (String) -> Void) -> String? {
         var fine = true
         if text.count > Self.maximumDescriptionLength {
-            problems.append(
-                "description is longer than \(Numbers.grouped(Self.maximumDescriptionLength)) characters")
+            report("description is longer than \(Numbers.grouped(Self.maximumDescriptionLength)) characters")
             fine = false
         }
         if text.unicodeScalars.contains(where: { Text.isControl($0) && $0 != "\n" }) {
-            problems.append("description holds a control character other than a line break")
+            report("description holds a control character other than a line break")
             fine = false
         }
         return fine ? text : nil
     }
 
-    private func checkPrice(_ text: String, _ problems: inout [String]) -> Money? {
+    private func checkPrice(_ text: String, _ report: (String) -> Void) -> Money? {
         guard !text.isEmpty else {
-            problems.append("price is empty")
+            report("price is empty")
             return nil
         }
         let subject = Text.quoted(text).map { "price \($0)" } ?? "price"
@@ -123,22 +156,22 @@ struct RowRules {
         do {
             price = try Money(amount: text, currency: currency)
         } catch .outOfRange {
-            problems.append("\(subject) is too large")
+            report("\(subject) is too large")
             return nil
         } catch {
-            problems.append("\(subject) is not an amount like \(Self.example(currency))")
+            report("\(subject) is not an amount like \(ProductRules.example(currency))")
             return nil
         }
         guard price.isPositive else {
-            problems.append("price must be above zero")
+            report("price must be above zero")
             return nil
         }
         return price
     }
 
-    private func checkStock(_ text: String, _ problems: inout [String]) -> Int? {
+    private func checkStock(_ text: String, _ report: (String) -> Void) -> Int? {
         guard !text.isEmpty else {
-            problems.append("stock is empty")
+            report("stock is empty")
             return nil
         }
         var stock = 0
@@ -151,7 +184,7 @@ struct RowRules {
         }
         guard Self.stockRange.contains(stock) else {
             let subject = Text.quoted(text).map { "stock \($0)" } ?? "stock"
-            problems.append(
+            report(
                 "\(subject) is not a whole number from \(Self.stockRange.lowerBound) "
                     + "to \(Numbers.grouped(Self.stockRange.upperBound))")
             return nil
@@ -159,25 +192,18 @@ struct RowRules {
         return stock
     }
 
-    private func checkActive(_ text: String, _ problems: inout [String]) -> Bool? {
+    private func checkActive(_ text: String, _ report: (String) -> Void) -> Bool? {
         switch text.lowercased() {
         case "true", "yes", "1": return true
         case "false", "no", "0": return false
         case "":
-            problems.append("active is empty")
+            report("active is empty")
             return nil
         default:
             let subject = Text.quoted(text).map { "active \($0)" } ?? "active"
-            problems.append("\(subject) is not one of true, false, yes, no, 1 or 0")
+            report("\(subject) is not one of true, false, yes, no, 1 or 0")
             return nil
         }
-    }
-
-    /// An amount in `currency` as a merchant would type it: `12.50`, `1250` (JPY), `12.500` (KWD).
-    static func example(_ currency: Currency) -> String {
-        let perMajor = currency.minorUnitsPerMajorUnit
-        let minorUnits = perMajor == 1 ? 1250 : 1250 * perMajor / 100
-        return Money(minorUnits: minorUnits, currency: currency).amountText
     }
 }
 
@@ -192,6 +218,20 @@ enum Text {
         guard let first = bytes.firstIndex(where: { !isBlank($0) }), let last = bytes.lastIndex(where: { !isBlank($0) })
         else { return [] }
         return bytes[first...last]
+    }
+
+    /// `text` without the white space and line breaks around it, as ``CheckoutKit/ProductRules``
+    /// trims a form's fields (a no-break space too).
+    static func trimmed(_ text: String) -> String {
+        text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// A sentence made into a clause that completes `Line 7: … .`: its first letter lower case,
+    /// without its closing full stop.
+    static func clause(_ sentence: String) -> String {
+        var clause = sentence.hasSuffix(".") ? String(sentence.dropLast()) : sentence
+        if let first = clause.first { clause = first.lowercased() + clause.dropFirst() }
+        return clause
     }
 
     /// `value` in quotes for a message, cut to 40 characters with `…`, its control characters shown
