@@ -4,10 +4,12 @@ import Foundation
 /// The rules each field of a data record follows: the row when every field is fine, and a message
 /// for every field that is not (each completes `Line 7: … .`).
 ///
-/// The rules are ``CheckoutKit/ProductRules``' — the same limits, and the row's values are the ones
-/// ``CheckoutKit/ProductRules`` makes of the fields (trimmed as a form's fields are), so a row read
-/// here is exactly what the shop would store. What is added here is the wording: each message names
-/// the column and, where it helps, repeats the merchant's value.
+/// A product's fields are judged by ``CheckoutKit/ProductRules`` — the one set of rules every face
+/// uses — and the row holds the values it keeps (trimmed as a form's fields are), so a row read
+/// here is exactly what the shop would store. What is added here is the wording for a field the
+/// rules refuse: a message that names the column and, where it helps, repeats the merchant's value
+/// (worked out only for a refused field, so a good file is judged once). The stock and `active`
+/// columns, which no form has, are judged here.
 struct RowRules {
     let currency: Currency
 
@@ -35,52 +37,67 @@ struct RowRules {
     /// Checks `fields`, one per ``Column`` in its order, untrimmed.
     func check(_ fields: [[UInt8]]) -> Checked {
         var problems: [Problem] = []
-        func value(_ column: Column) -> String? {
+        func text(_ column: Column) -> String {
             let text = Text.trimmed(String(decoding: fields[column.rawValue], as: UTF8.self))
-            let value = Self.isText(column) ? CatalogCSV.unprotected(text) : text
+            return Self.isText(column) ? CatalogCSV.unprotected(text) : text
+        }
+        /// The value when the rule takes it; otherwise the column's own words for why not (or, should
+        /// they find nothing, the rule's).
+        func judged<Value>(
+            _ column: Column, _ text: String, _ rule: Result<Value, ProductFieldProblem>,
+            explain: (String, (String) -> Void) -> Void
+        ) -> Value? {
+            guard case .failure(let refusal) = rule else { return try? rule.get() }
+            let before = problems.count
+            let report = { (message: String) in problems.append(Problem(column: column, message: message)) }
+            if CardNumberDetector.containsCardNumber(text) {
+                report(Self.cardNumberMessage(column))
+            } else {
+                explain(text, report)
+            }
+            if problems.count == before { report(Text.clause(refusal.message)) }
+            return nil
+        }
+        func own<Value>(_ column: Column, _ check: (String, (String) -> Void) -> Value?) -> Value? {
+            let value = text(column)
+            let report = { (message: String) in problems.append(Problem(column: column, message: message)) }
             guard !CardNumberDetector.containsCardNumber(value) else {
-                problems.append(
-                    Problem(
-                        column: column,
-                        message:
-                            "the \(column.label) holds what looks like a card number; the shop never stores card numbers"
-                    ))
+                report(Self.cardNumberMessage(column))
                 return nil
             }
-            return value
+            return check(value, report)
         }
-        func report(_ column: Column) -> (String) -> Void {
-            { problems.append(Problem(column: column, message: $0)) }
+        let skuText = text(.sku)
+        let sku = judged(.sku, skuText, ProductRules.sku(skuText)) { _ = checkSKU($0, $1) }
+        let titleText = text(.title)
+        let title = judged(.title, titleText, ProductRules.title(titleText)) {
+            _ = checkLine($0, .title, lengths: Self.titleLengths, $1)
         }
-        let sku = value(.sku).flatMap { checkSKU($0, report(.sku)) }
-        let title = value(.title).flatMap { checkLine($0, .title, lengths: Self.titleLengths, report(.title)) }
-        let description = value(.description).flatMap { checkDescription($0, report(.description)) }
-        let category = value(.category).flatMap {
-            checkLine($0, .category, lengths: Self.categoryLengths, report(.category))
+        let descriptionText = text(.description)
+        let description = judged(.description, descriptionText, ProductRules.description(descriptionText)) {
+            _ = checkDescription($0, $1)
         }
-        let price = value(.price).flatMap { checkPrice($0, report(.price)) }
-        let stock = value(.stock).flatMap { checkStock($0, report(.stock)) }
-        let active = value(.active).flatMap { checkActive($0, report(.active)) }
+        let categoryText = text(.category)
+        let category = judged(.category, categoryText, ProductRules.category(categoryText)) {
+            _ = checkLine($0, .category, lengths: Self.categoryLengths, $1)
+        }
+        let priceText = text(.price)
+        let price = judged(.price, priceText, ProductRules.price(priceText, currency: currency)) {
+            _ = checkPrice($0, $1)
+        }
+        let stock = own(.stock) { checkStock($0, $1) }
+        let active = own(.active) { checkActive($0, $1) }
         guard let sku, let title, let description, let category, let price, let stock, let active else {
             return Checked(row: nil, sku: sku, problems: problems)
         }
-        // The values the shop keeps, by the one set of rules every face uses. The checks above are
-        // at least as strict, so this refuses nothing they let through; should it, its own words say why.
-        switch ProductRules.details(
-            sku: sku, title: title, description: description, category: category, price: price, active: active,
-            currency: currency)
-        {
-        case .success(let details):
-            let row = CatalogRow(
-                sku: details.sku, title: details.title, description: details.description, category: details.category,
-                price: details.price, stock: stock, active: details.active)
-            return Checked(row: row, sku: sku, problems: [])
-        case .failure(let error):
-            let refused = error.problems.map { problem in
-                Problem(column: Column(problem.field), message: Text.clause(problem.message))
-            }
-            return Checked(row: nil, sku: sku, problems: refused)
-        }
+        let row = CatalogRow(
+            sku: sku, title: title, description: description, category: category, price: price, stock: stock,
+            active: active)
+        return Checked(row: row, sku: sku, problems: [])
+    }
+
+    private static func cardNumberMessage(_ column: Column) -> String {
+        "the \(column.label) holds what looks like a card number; the shop never stores card numbers"
     }
 
     private static func isText(_ column: Column) -> Bool {
@@ -223,7 +240,7 @@ enum Text {
     /// `text` without the white space and line breaks around it, as ``CheckoutKit/ProductRules``
     /// trims a form's fields (a no-break space too).
     static func trimmed(_ text: String) -> String {
-        text.trimmingCharacters(in: .whitespacesAndNewlines)
+        ProductRules.trimmed(text)
     }
 
     /// A sentence made into a clause that completes `Line 7: … .`: its first letter lower case,
@@ -247,7 +264,7 @@ enum Text {
 
     /// A control character (Unicode's general category Cc: U+0000–U+001F, U+007F–U+009F).
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.generalCategory == .control
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 }
 

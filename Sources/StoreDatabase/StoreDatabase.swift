@@ -26,6 +26,8 @@ public struct StoreDatabase: Sendable {
     public var staff: StaffRepository { StaffRepository(database: sql) }
     public var audit: AuditRepository { AuditRepository(database: sql) }
     public var products: ProductRepository { ProductRepository(database: sql) }
+    public var catalogImport: CatalogImportRepository { CatalogImportRepository(database: sql) }
+    public var productImages: ProductImageRepository { ProductImageRepository(database: sql) }
 
     /// Opens the database at `url`, applies pending migrations and, when `seed` is set, seeds it.
     ///

@@ -174,7 +174,10 @@ import Testing
                 try connection.execute("UPDATE products SET stock = stock - 4 WHERE id = 11")
                 try connection.execute("UPDATE promotions SET times_used = 2 WHERE code = 'RUN10'")
             }
-            #expect(try await Migrator.migrate(database.sql, now: testNow) == [2, 3, 4, 5, 6])
+            // Every migration after the first, whatever later ones are added.
+            #expect(
+                try await Migrator.migrate(database.sql, now: testNow)
+                    == Array(Schema.migrations.map(\.version).dropFirst()))
             #expect(try #require(try await database.catalog.product(ProductID(11))).stock == stock - 2)
             // The stock ledger opens with the stock as it was, one counted line: the stock is its sum.
             let product = try #require(try await database.products.product(ProductID(11)))
