@@ -473,6 +473,23 @@ enum TestImages {
         }
     }
 
+    @Test("a preview can be imported for an hour, then it is gone", arguments: [Backend.sqlite])
+    func previewsExpire(backend: Backend) async throws {
+        let time = MovableClock()
+        try await TestStore.with(backend, clock: time.clock) { store in
+            let owner = try await store.ownerToken()
+            let file = try await store.export(token: owner)
+            let kept = try #require(try await store.preview(file, token: owner).upload)
+            time.advance(by: 59 * 60)
+            #expect(try await store.applyImport(kept, token: try await store.ownerToken()).status == 200)
+            let late = try #require(try await store.preview(file, token: try await store.ownerToken()).upload)
+            time.advance(by: 61 * 60)
+            let expired = try await store.applyImport(late, token: try await store.ownerToken())
+            #expect(expired.status == 404)
+            #expect(expired.errorType == "upload_not_found")
+        }
+    }
+
     @Test("a preview on one server, its import on another: the same kept file, both shops show it")
     func twoServers() async throws {
         guard let base = TestPostgres.required() else { return }
