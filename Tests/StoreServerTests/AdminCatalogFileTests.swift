@@ -307,6 +307,30 @@ enum TestImages {
     }
 
     @Test(
+        "a file as other tools write it: no byte-order mark, LF line ends, every field quoted or a quoted header",
+        arguments: [Backend.sqlite])
+    func otherWritings(backend: Backend) async throws {
+        try await TestStore.with(backend) { store in
+            let owner = try await store.ownerToken()
+            let allQuoted =
+                #""sku","title","description","category","price","stock","active""# + "\n"
+                + #""Q-1","Quoted, all","Says ""hi""","kitchen","3.50","2","yes""# + "\n"
+            let quotedHeader =
+                #""sku","title","description","category","price","stock","active""# + "\n"
+                + "Q-2,Bare numbers,,kitchen,12.50,1,true\n"
+            for (file, sku) in [(allQuoted, "Q-1"), (quotedHeader, "Q-2")] {
+                let preview = try await store.preview(Array(file.utf8), token: owner)
+                #expect(preview.problems == [], "\(sku)")
+                #expect(preview.new.map(\.sku) == [sku])
+            }
+            let quoted = try await store.preview(Array(allQuoted.utf8), token: owner)
+            #expect(try await store.applyImport(try #require(quoted.upload), token: owner).status == 200)
+            let shown = try await store.send(Endpoints.products).decode([ProductBody].self)
+            #expect(shown.first { $0.title == "Quoted, all" }?.description == #"Says "hi""#)
+        }
+    }
+
+    @Test(
         "every bad file gets each problem with its line and why, no upload, and nothing applied",
         arguments: Backend.allCases)
     func badFiles(backend: Backend) async throws {
