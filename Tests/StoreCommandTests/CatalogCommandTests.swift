@@ -94,6 +94,18 @@ import Testing
         }
     }
 
+    @Test("the help explains both commands and their options")
+    func help() async throws {
+        let help = try await Self.run(["--help"])
+        #expect(help.status == 0)
+        for words in [
+            "store catalog import FILE [--dry-run]", "store catalog export [--to FILE]", "--dry-run", "--to FILE",
+            "counted",
+        ] {
+            #expect(help.out.contains(words), "\(words)")
+        }
+    }
+
     @Test("a file with problems prints each with its line, exits 1 and imports nothing")
     func problems() async throws {
         try await withTemporaryDirectory("store-catalog") { database in
