@@ -9,7 +9,7 @@ let strictSwift: [SwiftSetting] = [
 /// What the suites over a running store depend on.
 let storeTestDependencies: [Target.Dependency] = [
     "StoreServer", "StoreServices", "StoreDatabase", "StoreAPI", "CheckoutKit", "StoreCrypto", "PaymentProvider",
-    "StoreTestSupport", "StoreServerTestSupport", "TestWaiting", "AdminViews",
+    "StoreTestSupport", "StoreServerTestSupport", "TestWaiting", "AdminViews", "CatalogFiles",
 ]
 
 let package = Package(
@@ -73,7 +73,7 @@ let package = Package(
         .target(
             name: "StoreServices",
             dependencies: [
-                "CheckoutKit", "StoreDatabase", "StoreCrypto", "PaymentProvider", "Concurrency",
+                "CheckoutKit", "StoreDatabase", "StoreCrypto", "PaymentProvider", "Concurrency", "CatalogFiles",
             ],
             swiftSettings: strictSwift),
         // The store server: its faces (the JSON API, the Fake-Store routes, the storefront, the back
@@ -82,7 +82,7 @@ let package = Package(
             name: "StoreServer",
             dependencies: [
                 "CheckoutKit", "StoreAPI", "StoreDatabase", "StoreCrypto", "HTTPServer", "PaymentProvider",
-                "Concurrency", "HTML", "StoreViews", "StoreServices",
+                "Concurrency", "HTML", "StoreViews", "StoreServices", "CatalogFiles",
                 "AdminViews",
             ],
             swiftSettings: strictSwift),
@@ -94,7 +94,7 @@ let package = Package(
             name: "store",
             dependencies: [
                 "StoreServer", "StoreServices", "StoreDatabase", "PaymentProvider", "Concurrency", "StoreShop",
-                "StoreClient", "StoreFeatures", "CheckoutKit", "StoreCrypto",
+                "StoreClient", "StoreFeatures", "CheckoutKit", "StoreCrypto", "CatalogFiles",
             ],
             swiftSettings: strictSwift
         ),

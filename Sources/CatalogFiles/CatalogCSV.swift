@@ -125,4 +125,16 @@ enum Column: Int, CaseIterable, Hashable {
 
     /// How a message calls the field: `SKU`, `title`…
     var label: String { self == .sku ? "SKU" : name }
+
+    /// The column that holds a product's `field`.
+    init(_ field: ProductField) {
+        switch field {
+        case .sku: self = .sku
+        case .title: self = .title
+        case .description: self = .description
+        case .category: self = .category
+        case .price: self = .price
+        case .active: self = .active
+        }
+    }
 }

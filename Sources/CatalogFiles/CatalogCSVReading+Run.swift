@@ -73,14 +73,16 @@ struct Reading {
             }
             guard seen.insert(column).inserted else {
                 problems.add(
-                    CatalogFileProblem(line: line, message: "column \"\(column.name)\" appears more than once"))
+                    CatalogFileProblem(
+                        line: line, column: column.name, message: "column \"\(column.name)\" appears more than once"))
                 fine = false
                 continue
             }
             order.append(column)
         }
         for column in Column.allCases where !seen.contains(column) {
-            problems.add(CatalogFileProblem(line: line, message: "missing column \"\(column.name)\""))
+            problems.add(
+                CatalogFileProblem(line: line, column: column.name, message: "missing column \"\(column.name)\""))
             fine = false
         }
         return fine ? order : nil
@@ -90,9 +92,15 @@ struct Reading {
         guard recordIsReadable(record, order: order) else { return }
         let line = record.firstLine
         guard record.fields.count == order.count else {
+            // A comma the merchant meant inside a value (an unquoted `12,50`) is the usual cause of
+            // one field too many.
+            let hint =
+                record.fields.count > order.count
+                ? ": a value with a comma in it needs quotes around it, and a price is written like "
+                    + ProductRules.example(rules.currency) : ""
             problems.add(
                 CatalogFileProblem(
-                    line: line, message: "expected \(order.count) fields, found \(record.fields.count)"))
+                    line: line, message: "expected \(order.count) fields, found \(record.fields.count)\(hint)"))
             return
         }
         var fields = [[UInt8]](repeating: [], count: Column.allCases.count)
@@ -102,12 +110,15 @@ struct Reading {
         if let sku = checked.sku {
             if let first = skuLines[sku] {
                 let subject = Text.quoted(sku).map { "SKU \($0)" } ?? "the SKU"
-                rowProblems.insert("\(subject) is also on line \(first)", at: 0)
+                rowProblems.insert(
+                    RowRules.Problem(column: .sku, message: "\(subject) is also on line \(first)"), at: 0)
             } else {
                 skuLines[sku] = line
             }
         }
-        for message in rowProblems { problems.add(CatalogFileProblem(line: line, message: message)) }
+        for problem in rowProblems {
+            problems.add(CatalogFileProblem(line: line, column: problem.column.name, message: problem.message))
+        }
         if rowProblems.isEmpty, let row = checked.row {
             rows.append(CatalogCSVReading.Numbered(line: line, row: row))
         }
@@ -128,9 +139,23 @@ struct Reading {
         }
         guard !hasBadLine else { return false }
         for layoutProblem in record.layoutProblems {
-            problems.add(CatalogFileProblem(line: record.firstLine, message: Self.message(layoutProblem, order: order)))
+            problems.add(
+                CatalogFileProblem(
+                    line: record.firstLine, column: Self.column(of: layoutProblem, order: order),
+                    message: Self.message(layoutProblem, order: order)))
         }
         return record.layoutProblems.isEmpty
+    }
+
+    /// The column of the field a layout problem is in, when the header named it.
+    private static func column(of problem: CSVRecord.LayoutProblem, order: [Column]?) -> String? {
+        let field: Int
+        switch problem {
+        case .quoteInUnquotedField(let index), .textAfterClosingQuote(let index), .unterminatedQuote(let index):
+            field = index
+        }
+        guard let order, field <= order.count else { return nil }
+        return order[field - 1].name
     }
 
     private static func message(_ problem: CSVRecord.LayoutProblem, order: [Column]?) -> String {

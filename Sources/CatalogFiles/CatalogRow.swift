@@ -32,7 +32,8 @@ public struct CatalogRow: Hashable, Sendable {
 }
 
 /// Something wrong with an uploaded file: on a line (1-based, the physical line where the record
-/// starts; the header is normally line 1) or with the file as a whole (line `nil`).
+/// starts; the header is normally line 1) or with the file as a whole (line `nil`), and in one
+/// column when the problem is a field's.
 ///
 /// A problem on a line has a `message` that completes the sentence `Line 7: … .`, e.g.
 /// `price "12,50" is not an amount like 12.50`; ``sentence`` builds it. A problem with the whole
@@ -41,12 +42,16 @@ public struct CatalogRow: Hashable, Sendable {
 public struct CatalogFileProblem: Hashable, Sendable {
     /// The physical line where the record with the problem starts, or `nil` for the whole file.
     public let line: Int?
+    /// The column (one of ``CatalogCSV/columns``) whose field or header name has the problem;
+    /// `nil` when the problem is the line's or the file's as a whole.
+    public let column: String?
     /// What is wrong, in plain English a merchant understands.
     public let message: String
 
-    /// A problem on `line` (or the whole file when `nil`).
-    public init(line: Int?, message: String) {
+    /// A problem on `line` (or the whole file when `nil`), in `column` when it is one field's.
+    public init(line: Int?, column: String? = nil, message: String) {
         self.line = line
+        self.column = column
         self.message = message
     }
 

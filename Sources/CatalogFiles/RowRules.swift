@@ -1,15 +1,29 @@
 import CheckoutKit
+import Foundation
 
 /// The rules each field of a data record follows: the row when every field is fine, and a message
 /// for every field that is not (each completes `Line 7: … .`).
+///
+/// A product's fields are judged by ``CheckoutKit/ProductRules`` — the one set of rules every face
+/// uses — and the row holds the values it keeps (trimmed as a form's fields are), so a row read
+/// here is exactly what the shop would store. What is added here is the wording for a field the
+/// rules refuse: a message that names the column and, where it helps, repeats the merchant's value
+/// (worked out only for a refused field, so a good file is judged once). The stock and `active`
+/// columns, which no form has, are judged here.
 struct RowRules {
     let currency: Currency
 
-    static let skuLengths = 1...64
-    static let titleLengths = 1...200
-    static let maximumDescriptionLength = 5_000
-    static let categoryLengths = 1...60
+    static let skuLengths = ProductRules.skuLengths
+    static let titleLengths = ProductRules.titleLengths
+    static let maximumDescriptionLength = ProductRules.maximumDescriptionLength
+    static let categoryLengths = ProductRules.categoryLengths
     static let stockRange = 0...1_000_000
+
+    /// One field's problem: its column and the message.
+    struct Problem: Hashable {
+        let column: Column
+        let message: String
+    }
 
     /// What checking one record's fields found.
     struct Checked {
@@ -17,36 +31,73 @@ struct RowRules {
         var row: CatalogRow?
         /// The SKU, when it is fine (whatever the other fields are), to find one that is repeated.
         var sku: String?
-        var problems: [String]
+        var problems: [Problem]
     }
 
     /// Checks `fields`, one per ``Column`` in its order, untrimmed.
     func check(_ fields: [[UInt8]]) -> Checked {
-        var problems: [String] = []
-        func value(_ column: Column) -> String? {
-            let text = String(decoding: Text.trimmed(fields[column.rawValue]), as: UTF8.self)
-            let value = Self.isText(column) ? CatalogCSV.unprotected(text) : text
+        var problems: [Problem] = []
+        func text(_ column: Column) -> String {
+            let text = Text.trimmed(String(decoding: fields[column.rawValue], as: UTF8.self))
+            return Self.isText(column) ? CatalogCSV.unprotected(text) : text
+        }
+        /// The value when the rule takes it; otherwise the column's own words for why not (or, should
+        /// they find nothing, the rule's).
+        func judged<Value>(
+            _ column: Column, _ text: String, _ rule: Result<Value, ProductFieldProblem>,
+            explain: (String, (String) -> Void) -> Void
+        ) -> Value? {
+            guard case .failure(let refusal) = rule else { return try? rule.get() }
+            let before = problems.count
+            let report = { (message: String) in problems.append(Problem(column: column, message: message)) }
+            if CardNumberDetector.containsCardNumber(text) {
+                report(Self.cardNumberMessage(column))
+            } else {
+                explain(text, report)
+            }
+            if problems.count == before { report(Text.clause(refusal.message)) }
+            return nil
+        }
+        func own<Value>(_ column: Column, _ check: (String, (String) -> Void) -> Value?) -> Value? {
+            let value = text(column)
+            let report = { (message: String) in problems.append(Problem(column: column, message: message)) }
             guard !CardNumberDetector.containsCardNumber(value) else {
-                problems.append(
-                    "the \(column.label) holds what looks like a card number; the shop never stores card numbers")
+                report(Self.cardNumberMessage(column))
                 return nil
             }
-            return value
+            return check(value, report)
         }
-        let sku = value(.sku).flatMap { checkSKU($0, &problems) }
-        let title = value(.title).flatMap { checkLine($0, .title, lengths: Self.titleLengths, &problems) }
-        let description = value(.description).flatMap { checkDescription($0, &problems) }
-        let category = value(.category).flatMap { checkLine($0, .category, lengths: Self.categoryLengths, &problems) }
-        let price = value(.price).flatMap { checkPrice($0, &problems) }
-        let stock = value(.stock).flatMap { checkStock($0, &problems) }
-        let active = value(.active).flatMap { checkActive($0, &problems) }
+        let skuText = text(.sku)
+        let sku = judged(.sku, skuText, ProductRules.sku(skuText)) { _ = checkSKU($0, $1) }
+        let titleText = text(.title)
+        let title = judged(.title, titleText, ProductRules.title(titleText)) {
+            _ = checkLine($0, .title, lengths: Self.titleLengths, $1)
+        }
+        let descriptionText = text(.description)
+        let description = judged(.description, descriptionText, ProductRules.description(descriptionText)) {
+            _ = checkDescription($0, $1)
+        }
+        let categoryText = text(.category)
+        let category = judged(.category, categoryText, ProductRules.category(categoryText)) {
+            _ = checkLine($0, .category, lengths: Self.categoryLengths, $1)
+        }
+        let priceText = text(.price)
+        let price = judged(.price, priceText, ProductRules.price(priceText, currency: currency)) {
+            _ = checkPrice($0, $1)
+        }
+        let stock = own(.stock) { checkStock($0, $1) }
+        let active = own(.active) { checkActive($0, $1) }
         guard let sku, let title, let description, let category, let price, let stock, let active else {
             return Checked(row: nil, sku: sku, problems: problems)
         }
         let row = CatalogRow(
             sku: sku, title: title, description: description, category: category, price: price, stock: stock,
             active: active)
-        return Checked(row: row, sku: sku, problems: problems)
+        return Checked(row: row, sku: sku, problems: [])
+    }
+
+    private static func cardNumberMessage(_ column: Column) -> String {
+        "the \(column.label) holds what looks like a card number; the shop never stores card numbers"
     }
 
     private static func isText(_ column: Column) -> Bool {
@@ -56,14 +107,14 @@ struct RowRules {
         }
     }
 
-    private func checkSKU(_ sku: String, _ problems: inout [String]) -> String? {
+    private func checkSKU(_ sku: String, _ report: (String) -> Void) -> String? {
         guard !sku.isEmpty else {
-            problems.append("SKU is empty")
+            report("SKU is empty")
             return nil
         }
         var fine = true
         if sku.count > Self.skuLengths.upperBound {
-            problems.append("SKU is longer than \(Self.skuLengths.upperBound) characters")
+            report("SKU is longer than \(Self.skuLengths.upperBound) characters")
             fine = false
         }
         let allowed = sku.utf8.allSatisfy { byte in
@@ -74,48 +125,47 @@ struct RowRules {
         }
         if !allowed {
             let subject = Text.quoted(sku).map { "SKU \($0)" } ?? "SKU"
-            problems.append("\(subject) may only hold the letters A–Z and a–z, digits, \"-\", \"_\" and \".\"")
+            report("\(subject) may only hold the letters A–Z and a–z, digits, \"-\", \"_\" and \".\"")
             fine = false
         }
         return fine ? sku : nil
     }
 
     private func checkLine(
-        _ text: String, _ column: Column, lengths: ClosedRange<Int>, _ problems: inout [String]
+        _ text: String, _ column: Column, lengths: ClosedRange<Int>, _ report: (String) -> Void
     ) -> String? {
         guard !text.isEmpty else {
-            problems.append("\(column.label) is empty")
+            report("\(column.label) is empty")
             return nil
         }
         var fine = true
         if text.count > lengths.upperBound {
-            problems.append("\(column.label) is longer than \(Numbers.grouped(lengths.upperBound)) characters")
+            report("\(column.label) is longer than \(Numbers.grouped(lengths.upperBound)) characters")
             fine = false
         }
         if text.unicodeScalars.contains(where: Text.isControl) {
-            problems.append("\(column.label) holds a line break or another control character")
+            report("\(column.label) holds a line break or another control character")
             fine = false
         }
         return fine ? text : nil
     }
 
-    private func checkDescription(_ text: String, _ problems: inout [String]) -> String? {
+    private func checkDescription(_ text: String, _ report: (String) -> Void) -> String? {
         var fine = true
         if text.count > Self.maximumDescriptionLength {
-            problems.append(
-                "description is longer than \(Numbers.grouped(Self.maximumDescriptionLength)) characters")
+            report("description is longer than \(Numbers.grouped(Self.maximumDescriptionLength)) characters")
             fine = false
         }
         if text.unicodeScalars.contains(where: { Text.isControl($0) && $0 != "\n" }) {
-            problems.append("description holds a control character other than a line break")
+            report("description holds a control character other than a line break")
             fine = false
         }
         return fine ? text : nil
     }
 
-    private func checkPrice(_ text: String, _ problems: inout [String]) -> Money? {
+    private func checkPrice(_ text: String, _ report: (String) -> Void) -> Money? {
         guard !text.isEmpty else {
-            problems.append("price is empty")
+            report("price is empty")
             return nil
         }
         let subject = Text.quoted(text).map { "price \($0)" } ?? "price"
@@ -123,22 +173,22 @@ struct RowRules {
         do {
             price = try Money(amount: text, currency: currency)
         } catch .outOfRange {
-            problems.append("\(subject) is too large")
+            report("\(subject) is too large")
             return nil
         } catch {
-            problems.append("\(subject) is not an amount like \(Self.example(currency))")
+            report("\(subject) is not an amount like \(ProductRules.example(currency))")
             return nil
         }
         guard price.isPositive else {
-            problems.append("price must be above zero")
+            report("price must be above zero")
             return nil
         }
         return price
     }
 
-    private func checkStock(_ text: String, _ problems: inout [String]) -> Int? {
+    private func checkStock(_ text: String, _ report: (String) -> Void) -> Int? {
         guard !text.isEmpty else {
-            problems.append("stock is empty")
+            report("stock is empty")
             return nil
         }
         var stock = 0
@@ -151,7 +201,7 @@ struct RowRules {
         }
         guard Self.stockRange.contains(stock) else {
             let subject = Text.quoted(text).map { "stock \($0)" } ?? "stock"
-            problems.append(
+            report(
                 "\(subject) is not a whole number from \(Self.stockRange.lowerBound) "
                     + "to \(Numbers.grouped(Self.stockRange.upperBound))")
             return nil
@@ -159,25 +209,18 @@ struct RowRules {
         return stock
     }
 
-    private func checkActive(_ text: String, _ problems: inout [String]) -> Bool? {
+    private func checkActive(_ text: String, _ report: (String) -> Void) -> Bool? {
         switch text.lowercased() {
         case "true", "yes", "1": return true
         case "false", "no", "0": return false
         case "":
-            problems.append("active is empty")
+            report("active is empty")
             return nil
         default:
             let subject = Text.quoted(text).map { "active \($0)" } ?? "active"
-            problems.append("\(subject) is not one of true, false, yes, no, 1 or 0")
+            report("\(subject) is not one of true, false, yes, no, 1 or 0")
             return nil
         }
-    }
-
-    /// An amount in `currency` as a merchant would type it: `12.50`, `1250` (JPY), `12.500` (KWD).
-    static func example(_ currency: Currency) -> String {
-        let perMajor = currency.minorUnitsPerMajorUnit
-        let minorUnits = perMajor == 1 ? 1250 : 1250 * perMajor / 100
-        return Money(minorUnits: minorUnits, currency: currency).amountText
     }
 }
 
@@ -194,6 +237,20 @@ enum Text {
         return bytes[first...last]
     }
 
+    /// `text` without the white space and line breaks around it, as ``CheckoutKit/ProductRules``
+    /// trims a form's fields (a no-break space too).
+    static func trimmed(_ text: String) -> String {
+        ProductRules.trimmed(text)
+    }
+
+    /// A sentence made into a clause that completes `Line 7: … .`: its first letter lower case,
+    /// without its closing full stop.
+    static func clause(_ sentence: String) -> String {
+        var clause = sentence.hasSuffix(".") ? String(sentence.dropLast()) : sentence
+        if let first = clause.first { clause = first.lowercased() + clause.dropFirst() }
+        return clause
+    }
+
     /// `value` in quotes for a message, cut to 40 characters with `…`, its control characters shown
     /// as `�`; `nil` when what would be shown looks like a card number (never repeated).
     static func quoted(_ value: String) -> String? {
@@ -207,7 +264,7 @@ enum Text {
 
     /// A control character (Unicode's general category Cc: U+0000–U+001F, U+007F–U+009F).
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.generalCategory == .control
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 }
 

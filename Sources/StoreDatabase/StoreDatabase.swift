@@ -28,6 +28,8 @@ public struct StoreDatabase: Sendable {
     public var products: ProductRepository { ProductRepository(database: sql) }
     public var backOffice: BackOfficeRepository { BackOfficeRepository(database: sql) }
     public var orderAdmin: OrderAdminRepository { OrderAdminRepository(database: sql) }
+    public var catalogImport: CatalogImportRepository { CatalogImportRepository(database: sql) }
+    public var productImages: ProductImageRepository { ProductImageRepository(database: sql) }
 
     /// Opens the database at `url`, applies pending migrations and, when `seed` is set, seeds it.
     ///

@@ -141,6 +141,11 @@ public final class StoreServer: Sendable {
         ).register(on: &routes)
         BackOffice(services: backOffice).register(on: &routes)
         AdminOrderRoutes(orders: backOffice.orders).register(on: &routes)
+        AdminCatalogFileRoutes(
+            imports: CatalogImport(
+                database: database, catalog: catalog, currency: configuration.shipping.currency, clock: options.clock),
+            images: ProductImageService(database: database, catalog: catalog, clock: options.clock)
+        ).register(on: &routes)
         var router = routes.router
         let responder = StoreErrorResponder(routes: routes)
         router.errorResponder = { error, request, context in responder.respond(to: error, request, context) }
@@ -160,6 +165,7 @@ public final class StoreServer: Sendable {
         httpConfiguration.connectionMemoryLimit = 16 << 10
         httpConfiguration.connectionsPerAddress = options.connectionsPerAddress
         httpConfiguration.headerDeadline = options.headerDeadline
+        httpConfiguration.largeBodies += AdminCatalogFileRoutes.largeBodies
         httpConfiguration.accessLog = { entry in log.record(entry) }
         httpConfiguration.libraryMessages = { message in log.recordLibraryMessage(message) }
         server = HTTPServer(configuration: httpConfiguration, router: router)
@@ -213,6 +219,8 @@ public final class StoreServer: Sendable {
                 _ = try? await database.housekeeping.run(
                     now: now, failedAttemptsBefore: now.addingTimeInterval(-retention.failedAttempts),
                     shoppersBefore: now.addingTimeInterval(-retention.anonymousShoppers))
+                _ = try? await database.catalogImport.removeUploads(
+                    before: now.addingTimeInterval(-CatalogImport.uploadLifetime))
             }
         }
         let log = self.log

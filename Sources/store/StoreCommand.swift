@@ -8,6 +8,8 @@ enum StoreCommand: Equatable {
     case serve(ServeOptions)
     case migrate(database: String)
     case addStaff(AddStaffOptions)
+    case importCatalog(CatalogImportOptions)
+    case exportCatalog(CatalogExportOptions)
     case shop(ShopOptions)
     case help(topic: String?)
 
@@ -111,6 +113,8 @@ enum StoreCommand: Equatable {
             }
             do { _ = try DatabaseURL(options.database) } catch { throw UsageError(message: error.description) }
             return .addStaff(options)
+        case "catalog":
+            return try parseCatalog(&rest, defaultDatabase: defaultDatabase)
         case "shop":
             var options = ShopOptions()
             while let option = rest.popFirst() {
@@ -136,6 +140,8 @@ enum StoreCommand: Equatable {
           store serve [--host HOST] [--port PORT] [--database URL] [--connections-per-address N] [--no-demo-data]
           store migrate [--database URL]
           store staff add --email EMAIL --role owner|catalog|orders [--password-stdin] [--database URL]
+          store catalog import FILE [--dry-run] [--database URL]
+          store catalog export [--to FILE] [--database URL]
           store shop [--server URL] [--plain]
           store help [COMMAND]
 
@@ -153,6 +159,16 @@ enum StoreCommand: Equatable {
                     fulfilment, refunds, customers). The password is asked for on the terminal, without
                     echo, or read from the first line of standard input with --password-stdin; at least
                     12 characters. Written to the audit log as done by the command line.
+          catalog import
+                    Reads a catalog CSV (sku,title,description,category,price,stock,active; UTF-8, a
+                    header row, prices like 12.50) and prints what it would do: the new, changed and
+                    unchanged products, and every problem with its line. A file with a problem imports
+                    nothing and exits 1. Otherwise, unless --dry-run, imports it all in one transaction:
+                    a stock that differs becomes a "counted" stock adjustment. Written to the audit log
+                    as done by the command line.
+          catalog export
+                    Writes every product, archived too, as a catalog CSV to standard output or --to FILE;
+                    imported again, it changes nothing.
           shop      The terminal storefront, a client of a running store (--server, default
                     http://127.0.0.1:8080): full screen on a terminal (? shows the keys), or with
                     --plain (or when standard input is not a terminal) one command per line: type help.
@@ -166,6 +182,8 @@ enum StoreCommand: Equatable {
                             raise it behind a reverse proxy, where every client has the proxy's address).
           --no-demo-data    (serve) A real shop: a new database gets the schema only — no products,
                             customers or staff (add the first owner with store staff add).
+          --dry-run         (catalog import) Print what the file would do; import nothing.
+          --to FILE         (catalog export) Write the file there instead of to standard output.
           --server URL      (shop) The store to shop at.
           --plain           (shop) One command per line on standard input, one answer on standard output.
           --database URL    sqlite:PATH (default sqlite:.store/store.sqlite; the directory is created)
@@ -177,6 +195,7 @@ enum StoreCommand: Equatable {
           store serve --port 0 --database sqlite:/tmp/shop.sqlite
           store serve --no-demo-data --database sqlite:shop.sqlite
           store staff add --email me@myshop.example --role owner --database sqlite:shop.sqlite
+          store catalog export --to catalog.csv && store catalog import catalog.csv --dry-run
           store shop --server http://127.0.0.1:8080
           STORE_DATABASE_URL=postgres://store@127.0.0.1:5432/store store serve --host 0.0.0.0
         """

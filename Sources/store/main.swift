@@ -31,6 +31,20 @@ case .addStaff(let options):
     } catch {
         fail("staff add: \(error)", code: 1)
     }
+case .importCatalog(let options):
+    let status: Int32
+    do {
+        status = try waitFor { try await importCatalog(options) }
+    } catch {
+        fail("catalog import: \(error)", code: 1)
+    }
+    if status != 0 { exit(status) }
+case .exportCatalog(let options):
+    do {
+        try waitFor { try await exportCatalog(options) }
+    } catch {
+        fail("catalog export: \(error)", code: 1)
+    }
 case .shop(let options):
     runShop(options)
 case .serve(let options):

@@ -5,9 +5,19 @@ import Testing
 /// The catalog's CSV: every reading rule with a worked file, writing, and write-then-read.
 @Suite struct CatalogCSVTests {
     static let header = "sku,title,description,category,price,stock,active\n"
+    /// What a record with a field too many is told, after the counts.
+    static let commaHint = ": a value with a comma in it needs quotes around it, and a price is written like 12.50"
 
     static func read(_ text: String, currency: Currency = .eur) -> CatalogCSVReading {
-        CatalogCSV.read(Array(text.utf8), currency: currency)
+        read(bytes: Array(text.utf8), currency: currency)
+    }
+
+    /// The reading of `bytes` with each problem's line and message (its column is checked apart,
+    /// in ``columns()``).
+    static func read(bytes: [UInt8], currency: Currency = .eur) -> CatalogCSVReading {
+        var reading = CatalogCSV.read(bytes, currency: currency)
+        reading.problems = reading.problems.map { CatalogFileProblem(line: $0.line, message: $0.message) }
+        return reading
     }
 
     static func problems(_ text: String, currency: Currency = .eur) -> [CatalogFileProblem] {
@@ -125,8 +135,8 @@ import Testing
 
     @Test("a UTF-8 byte-order mark at the start is skipped")
     func byteOrderMark() {
-        let reading = CatalogCSV.read(
-            [0xEF, 0xBB, 0xBF] + Array((Self.header + "A-1,Crème brûlée set,,Küche,1.00,1,true\n").utf8),
+        let reading = Self.read(
+            bytes: [0xEF, 0xBB, 0xBF] + Array((Self.header + "A-1,Crème brûlée set,,Küche,1.00,1,true\n").utf8),
             currency: .eur)
         #expect(reading.problems == [])
         #expect(reading.rows.first?.row.title == "Crème brûlée set")
@@ -141,7 +151,7 @@ import Testing
             + Array("A-2,Cr".utf8) + [0xE8] + Array("me,,Kitchen,12;50,1,true\n".utf8)
             + Array("A-3,Mug,\"first\nsecond ".utf8) + [0xFF] + Array("\",Kitchen,1.00,1,true\n".utf8)
             + Array("A-4,Cup,,Kitchen,1.00,1,true\n".utf8)
-        let reading = CatalogCSV.read(bytes, currency: .eur)
+        let reading = Self.read(bytes: bytes, currency: .eur)
         #expect(
             reading.problems == [
                 Self.problem(3, "this line is not UTF-8 text; save the file as CSV UTF-8"),
@@ -155,7 +165,7 @@ import Testing
         for bad: [UInt8] in [[0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0x80]] {
             let bytes = Array((Self.header + "A-1,Bo").utf8) + bad + Array("ttle,,Kitchen,1.00,1,true\n".utf8)
             #expect(
-                CatalogCSV.read(bytes, currency: .eur).problems == [
+                Self.read(bytes: bytes, currency: .eur).problems == [
                     Self.problem(2, "this line is not UTF-8 text; save the file as CSV UTF-8")
                 ], "\(bad)")
         }
@@ -166,8 +176,8 @@ import Testing
     @Test("an empty file: no bytes, only a byte-order mark, or only white space")
     func emptyFile() {
         let empty = [Self.problem(nil, "The file is empty: it needs a header row and at least one product.")]
-        #expect(CatalogCSV.read([], currency: .eur).problems == empty)
-        #expect(CatalogCSV.read([0xEF, 0xBB, 0xBF], currency: .eur).problems == empty)
+        #expect(Self.read(bytes: [], currency: .eur).problems == empty)
+        #expect(Self.read(bytes: [0xEF, 0xBB, 0xBF], currency: .eur).problems == empty)
         #expect(Self.problems(" \r\n\t\n\n") == empty)
     }
 
@@ -184,7 +194,7 @@ import Testing
         var bytes = Array((Self.header + "A-1,Bottle,,Kitchen,1.00,1,true").utf8)
         bytes += [UInt8](repeating: UInt8(ascii: " "), count: CatalogCSV.maximumBytes + 1 - bytes.count)
         #expect(bytes.count == 8 * 1024 * 1024 + 1)
-        let reading = CatalogCSV.read(bytes, currency: .eur)
+        let reading = Self.read(bytes: bytes, currency: .eur)
         #expect(reading.rows == [])
         #expect(
             reading.problems == [
@@ -193,7 +203,7 @@ import Testing
             ])
         // Exactly 8 MiB is read.
         bytes.removeLast()
-        #expect(CatalogCSV.read(bytes, currency: .eur).problems == [])
+        #expect(Self.read(bytes: bytes, currency: .eur).problems == [])
     }
 
     @Test("more than 10,000 products: one problem and nothing read")
@@ -265,7 +275,7 @@ import Testing
     func unreadableHeader() {
         let bytes = Array("sku,ti".utf8) + [0xE9] + Array("tle,description,category,price,stock,active\n".utf8)
         #expect(
-            CatalogCSV.read(bytes + Array("A-1,Mug,,Kitchen,1.00,4,true\n".utf8), currency: .eur).problems == [
+            Self.read(bytes: bytes + Array("A-1,Mug,,Kitchen,1.00,4,true\n".utf8), currency: .eur).problems == [
                 Self.problem(1, "this line is not UTF-8 text; save the file as CSV UTF-8")
             ])
         #expect(
@@ -289,7 +299,7 @@ import Testing
         #expect(
             Self.rowProblems("A-1,Mug,,Kitchen,1.00\nA-2,Cup,,Kitchen,1.00,4,true,extra\n,,,,,,\n") == [
                 Self.problem(2, "expected 7 fields, found 5"),
-                Self.problem(3, "expected 7 fields, found 8"),
+                Self.problem(3, "expected 7 fields, found 8\(Self.commaHint)"),
                 Self.problem(4, "SKU is empty"),
                 Self.problem(4, "title is empty"),
                 Self.problem(4, "category is empty"),
@@ -424,7 +434,7 @@ import Testing
                 """)
         #expect(
             reading.problems == [
-                Self.problem(2, "expected 7 fields, found 8"),
+                Self.problem(2, "expected 7 fields, found 8\(Self.commaHint)"),
                 Self.problem(3, "price \"12,50\" is not an amount like 12.50"),
                 Self.problem(4, "price must be above zero"),
                 Self.problem(5, "price must be above zero"),
@@ -573,6 +583,48 @@ import Testing
             ])
     }
 
+    @Test("each problem names its column when it is one field's or one header name's")
+    func columns() {
+        let header = CatalogCSV.read(
+            Array("sku,title,description,colour,price,stock,active,price\n".utf8), currency: .eur)
+        #expect(header.problems.map(\.column) == [nil, "price", "category"])
+        let rows = CatalogCSV.read(
+            Array(
+                (Self.header
+                    + "A 1,,,Kitchen,12;50,-3,true\nA-2,Mug,x\"y,Kitchen,1.00,1,true\nA-3,Mug,,Kitchen,1.00\n"
+                    + "A-4,Mug,,Kitchen,1.00,1,true\nA-4,Cup,,Kitchen,1.00,1,true\n").utf8),
+            currency: .eur)
+        #expect(
+            rows.problems.map { [$0.line.map(String.init) ?? "-", $0.column ?? "-"] } == [
+                ["2", "sku"], ["2", "title"], ["2", "price"], ["2", "stock"], ["3", "description"], ["4", "-"],
+                ["6", "sku"],
+            ])
+    }
+
+    @Test("values are what the product rules keep: trimmed of every kind of white space, as a form's fields")
+    func valuesAsTheProductRulesKeepThem() {
+        let reading = Self.read(
+            Self.header + "A-1,\u{A0}Mug\u{A0},\"\n\nBlue, tall\n\",\u{2003}Kitchen,1.00,1,true\n")
+        #expect(reading.problems == [])
+        let row = try? #require(reading.rows.first?.row)
+        let details = try? ProductRules.details(
+            sku: " A-1 ", title: "\u{A0}Mug\u{A0}", description: "\n\nBlue, tall\n", category: "\u{2003}Kitchen",
+            priceText: "1.00", active: true, currency: .eur
+        ).get()
+        #expect(row?.title == "Mug")
+        #expect(row?.description == "Blue, tall")
+        #expect(row?.category == "Kitchen")
+        #expect(
+            row.map {
+                ProductDetails(
+                    sku: $0.sku, title: $0.title, description: $0.description, category: $0.category, price: $0.price,
+                    active: $0.active)
+            } == details)
+        // A value that is nothing but white space is empty.
+        #expect(
+            Self.rowProblems("A-1,\u{A0},,Kitchen,1.00,1,true\n") == [Self.problem(2, "title is empty")])
+    }
+
     @Test("at most 100 problems are listed, then one counts the rest")
     func problemLimit() {
         var text = Self.header
@@ -611,7 +663,7 @@ import Testing
             written == "sku,title,description,category,price,stock,active\r\n"
                 + "'-A1,\"'=HYPERLINK(\"\"http://x\"\")\",'+1 extra,'@home,12.50,3,true\r\n"
                 + "B-2,''quoted,''=already,Kitchen,12.50,3,true\r\n")
-        let reading = CatalogCSV.read(CatalogCSV.write(rows), currency: .eur)
+        let reading = Self.read(bytes: CatalogCSV.write(rows), currency: .eur)
         #expect(reading.problems == [])
         #expect(reading.rows.map(\.row) == rows)
     }
@@ -676,11 +728,11 @@ import Testing
             if !allowLineBreaks && fragment.contains("\n") { continue }
             text += fragment
         }
-        // What reading keeps: no spaces around it (a space and a combining mark are one Character,
-        // so the trimming goes by scalars).
+        // What reading keeps: no spaces or line breaks around it, as the product rules trim a field
+        // (a space and a combining mark are one Character, so the trimming goes by scalars).
         var scalars = Array(text.unicodeScalars)
-        while scalars.first == " " { scalars.removeFirst() }
-        while scalars.last == " " { scalars.removeLast() }
+        while let first = scalars.first, first == " " || first == "\n" { scalars.removeFirst() }
+        while let last = scalars.last, last == " " || last == "\n" { scalars.removeLast() }
         text = String(String.UnicodeScalarView(scalars))
         return text.isEmpty && minimumLength > 0 ? "x" : text
     }
@@ -712,7 +764,7 @@ import Testing
                 Self.randomRow(index: $0, currency: currency, &generator)
             }
             let bytes = CatalogCSV.write(rows)
-            let reading = CatalogCSV.read(bytes, currency: currency)
+            let reading = Self.read(bytes: bytes, currency: currency)
             #expect(reading.problems == [])
             #expect(reading.rows.map(\.row) == rows)
             if reading.rows.map(\.row) != rows { return }
@@ -720,9 +772,14 @@ import Testing
         }
     }
 
+    /// The SKU of the first row read otherwise than written (a short failure message for a long file).
+    static func firstDifference(_ reading: CatalogCSVReading, _ rows: [CatalogRow]) -> String {
+        zip(reading.rows.map(\.row), rows).first { $0 != $1 }.map(\.1.sku) ?? "none"
+    }
+
     @Test("10,000 products in about 5 MiB read in full")
     func tenThousandRows() {
-        let description = String(repeating: "A sturdy, handy thing; \"really\" good.\n", count: 12)
+        let description = Array(repeating: "A sturdy, handy thing; \"really\" good.", count: 13).joined(separator: "\n")
         let rows = (0..<10_000).map { index in
             CatalogRow(
                 sku: "SKU-\(index)", title: "Product number \(index) — édition spéciale", description: description,
@@ -732,10 +789,11 @@ import Testing
         let bytes = CatalogCSV.write(rows)
         #expect(bytes.count > 5_000_000)
         #expect(bytes.count < CatalogCSV.maximumBytes)
-        let reading = CatalogCSV.read(bytes, currency: .eur)
+        let reading = Self.read(bytes: bytes, currency: .eur)
         #expect(reading.problems == [])
         #expect(reading.rows.count == 10_000)
-        #expect(reading.rows.map(\.row) == rows)
+        // Compared row by row, so that a failure names one row rather than printing 5 MiB.
+        #expect(Self.firstDifference(reading, rows) == "none")
         // Each description spans 13 physical lines.
         #expect(reading.rows.last?.line == 2 + 9_999 * 13)
     }

@@ -90,6 +90,13 @@ public struct TestStore: Sendable {
         public let headers: [String: String]
         public let body: Data
 
+        /// An answer received some other way (a client of a test's own).
+        public init(status: Int, headers: [String: String], body: Data) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+        }
+
         public var text: String { String(decoding: body, as: UTF8.self) }
 
         public func decode<T: Decodable>(_ type: T.Type) throws -> T {

@@ -97,7 +97,8 @@ public enum ProductRules {
 
     /// At most 5,000 characters; line breaks kept (CRLF becomes LF), no other control characters.
     public static func description(_ text: String) -> Result<String, ProductFieldProblem> {
-        let description = trimmed(text.replacingOccurrences(of: "\r\n", with: "\n"))
+        let lineEnds = text.utf8.contains(UInt8(ascii: "\r")) ? text.replacingOccurrences(of: "\r\n", with: "\n") : text
+        let description = trimmed(lineEnds)
         guard description.count <= maximumDescriptionLength else {
             return .failure(problem(.description, "A description has at most 5,000 characters."))
         }
@@ -197,12 +198,23 @@ public enum ProductRules {
         return .success(value)
     }
 
-    private static func trimmed(_ text: String) -> String {
-        text.trimmingCharacters(in: .whitespacesAndNewlines)
+    /// `text` without the white space and line breaks around it (Foundation's
+    /// `whitespacesAndNewlines`: spaces of every width, tabs, line and paragraph separators), as
+    /// every field is kept. Only the ends are looked at, so long text is cheap to trim.
+    public static func trimmed(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        let blank = CharacterSet.whitespacesAndNewlines
+        guard let first = scalars.firstIndex(where: { !blank.contains($0) }),
+            let last = scalars.lastIndex(where: { !blank.contains($0) })
+        else { return "" }
+        if first == scalars.startIndex && last == scalars.index(before: scalars.endIndex) { return text }
+        return String(scalars[first...last])
     }
 
+    /// A control character: Unicode's general category Cc, which is exactly U+0000–U+001F and
+    /// U+007F–U+009F (compared as numbers: looking the category up is slow on long text).
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.generalCategory == .control
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
     }
 
     private static func problem(_ field: ProductField, _ message: String) -> ProductFieldProblem {

@@ -8,7 +8,9 @@
 /// Conventions: money is integer minor units beside a currency code; instants are integer
 /// milliseconds since 1970 UTC; flags are 0/1. Secrets are stored only as hashes.
 public enum Schema {
-    public static let migrations: [Migration] = [version1, version2, version3, version4, version5, version6, version7]
+    public static let migrations: [Migration] = [
+        version1, version2, version3, version4, version5, version6, version7, version8,
+    ]
 
     static func portable(version: Int, name: String, _ sql: String) -> Migration {
         let sqlite =
@@ -380,5 +382,24 @@ public enum Schema {
         version: 7, name: "back office: removed staff",
         """
         ALTER TABLE staff ADD COLUMN removed_at $INT;
+        """)
+
+    /// Catalog files between their preview and their import (docs/BEHAVIOUR.md §13.14): the bytes a
+    /// member of staff uploaded, kept so that the import — maybe answered by another server —
+    /// reads and checks the very same file again. Kept an hour, then removed by housekeeping;
+    /// `applied_at` marks the one import a file gets.
+    static let version8 = portable(
+        version: 8, name: "back office: catalog uploads",
+        """
+        CREATE TABLE catalog_uploads (
+            id TEXT PRIMARY KEY,
+            staff_id $INT REFERENCES staff (id),
+            bytes $BLOB NOT NULL,
+            size $INT NOT NULL CHECK (size >= 0),
+            sha256 TEXT NOT NULL,
+            created_at $INT NOT NULL,
+            applied_at $INT
+        )$STRICT;
+        CREATE INDEX catalog_uploads_by_age ON catalog_uploads (created_at);
         """)
 }

@@ -1,3 +1,4 @@
+import CatalogFiles
 import CheckoutKit
 import HTTPServer
 import StoreDatabase
@@ -163,5 +164,66 @@ extension FulfilmentInputError: HTTPErrorConvertible {
                 .unprocessableContent, type: "invalid_tracking_number",
                 message: "A tracking number is 1 to 64 letters, digits, spaces and hyphens.", field: "tracking_number")
         }
+    }
+}
+
+// The catalog's files (docs/BEHAVIOUR.md §13.14–§13.15).
+
+extension HTTPError {
+    /// A catalog import whose body is not sent as a CSV file.
+    static let csvBodyRequired = HTTPError(
+        .unsupportedMediaType, type: "unsupported_media_type",
+        message: "Send the catalog file itself as the body, with Content-Type: text/csv.")
+    /// An image upload whose body is neither an image nor a form.
+    static let imageBodyRequired = HTTPError(
+        .unsupportedMediaType, type: "unsupported_media_type",
+        message: "Send the image as the body (Content-Type: image/png or image/jpeg) or as the field image of a "
+            + "multipart/form-data form.")
+    /// A form without its `image` field.
+    static let noImageField = HTTPError(
+        .unprocessableContent, type: "invalid_image",
+        message: "The form has no image field: choose a PNG or JPEG file.",
+        field: "image")
+}
+
+extension ImageProblem: HTTPErrorConvertible {
+    public var httpError: HTTPError {
+        switch self {
+        case .tooLarge: HTTPError(.payloadTooLarge, type: "image_too_large", message: message, field: "image")
+        case .empty, .notPNGOrJPEG, .truncated, .damaged, .tooManyPixels:
+            HTTPError(
+                .unprocessableContent, type: "invalid_image",
+                message: message + " Upload a PNG or JPEG image of at most 2 MB.", field: "image")
+        }
+    }
+}
+
+extension CatalogImportError: HTTPErrorConvertible {
+    public var httpError: HTTPError {
+        switch self {
+        case .uploadNotFound:
+            HTTPError(
+                .notFound, type: "upload_not_found",
+                message: "There is no such preview: a preview can be imported for an hour. Upload the file again.")
+        case .alreadyApplied:
+            HTTPError(.conflict, type: "already_imported", message: "This file was imported already.")
+        case .catalogChanged:
+            HTTPError(
+                .conflict, type: "catalog_changed",
+                message: "Someone changed a product of this file while it was being imported. Nothing was imported: "
+                    + "preview the file again.")
+        case .stockChangeNotAllowed:
+            HTTPError(
+                .forbidden, type: "forbidden",
+                message: "This file changes stock, which your role may not adjust. Nothing was imported.")
+        }
+    }
+}
+
+extension CatalogFileError: HTTPErrorConvertible {
+    package var httpError: HTTPError {
+        HTTPError(
+            .unprocessableContent, type: "invalid_catalog_file",
+            message: "The file has problems, listed by line. Nothing was imported: fix them and upload it again.")
     }
 }
