@@ -129,7 +129,10 @@ public final class StoreServer: Sendable {
         let catalogManagement = CatalogManagement(
             database: database, catalog: catalog, currency: currency, clock: options.clock)
         let backOffice = BackOfficeServices(
-            catalog: catalogManagement, orders: OrderManagement(database: database, clock: options.clock),
+            catalog: catalogManagement,
+            imports: CatalogImport(database: database, catalog: catalog, currency: currency, clock: options.clock),
+            images: ProductImageService(database: database, catalog: catalog, clock: options.clock),
+            orders: OrderManagement(database: database, clock: options.clock),
             promotions: PromotionManagement(database: database, currency: currency, clock: options.clock),
             customers: CustomerDirectory(database: database, currency: currency, clock: options.clock),
             dashboard: Dashboard(database: database, currency: currency, clock: options.clock),
@@ -141,11 +144,7 @@ public final class StoreServer: Sendable {
         ).register(on: &routes)
         BackOffice(services: backOffice).register(on: &routes)
         AdminOrderRoutes(orders: backOffice.orders).register(on: &routes)
-        AdminCatalogFileRoutes(
-            imports: CatalogImport(
-                database: database, catalog: catalog, currency: configuration.shipping.currency, clock: options.clock),
-            images: ProductImageService(database: database, catalog: catalog, clock: options.clock)
-        ).register(on: &routes)
+        AdminCatalogFileRoutes(imports: backOffice.imports, images: backOffice.images).register(on: &routes)
         var router = routes.router
         let responder = StoreErrorResponder(routes: routes)
         router.errorResponder = { error, request, context in responder.respond(to: error, request, context) }
@@ -165,7 +164,7 @@ public final class StoreServer: Sendable {
         httpConfiguration.connectionMemoryLimit = 16 << 10
         httpConfiguration.connectionsPerAddress = options.connectionsPerAddress
         httpConfiguration.headerDeadline = options.headerDeadline
-        httpConfiguration.largeBodies += AdminCatalogFileRoutes.largeBodies
+        httpConfiguration.largeBodies += AdminCatalogFileRoutes.largeBodies + BackOfficeCatalogFiles.largeBodies
         httpConfiguration.accessLog = { entry in log.record(entry) }
         httpConfiguration.libraryMessages = { message in log.recordLibraryMessage(message) }
         server = HTTPServer(configuration: httpConfiguration, router: router)

@@ -210,6 +210,37 @@ def test_create_and_disable_a_promotion(store, staff, shopper):
     assert f"The code {code} can no longer be used." in shopper.page_source
 
 
+def test_import_a_catalog_file_and_see_it_in_the_shop(store, staff, shopper, tmp_path):
+    sku = "CSV-" + uuid.uuid4().hex[:8].upper()
+    title = "Imported trail poles " + sku[-4:]
+    csv = tmp_path / "catalog.csv"
+    csv.write_text(
+        "sku,title,description,category,price,stock,active\r\n"
+        f'{sku},{title},"Light, folding, carbon",accessories,64.00,7,true\r\n',
+        encoding="utf-8",
+    )
+    sign_in(staff, store, *OWNER, path="/admin/products")
+    follow(staff, link(staff, "Import"))
+    field(staff, "CSV file").send_keys(str(csv))
+    follow(staff, button(staff, "Preview"))
+    assert title in staff.page_source
+    follow(staff, button(staff, "Import"))
+    assert status_text(staff) == "Import applied: 1 added, 0 changed."
+    shopper.get(store + "/")
+    assert title in shopper.page_source
+
+
+def test_upload_an_image_checked_by_its_content(store, staff, tmp_path):
+    fake = tmp_path / "photo.png"
+    fake.write_text("this is text, not a picture")
+    sign_in(staff, store, *OWNER)
+    page = new_product(staff, store, "Back-office bottle cage " + uuid.uuid4().hex[:6], "12.00")
+    field(staff, "Image").send_keys(str(fake))
+    follow(staff, button(staff, "Upload"))
+    assert "PNG or JPEG" in staff.page_source
+    assert staff.current_url.startswith(page.split("?")[0])
+
+
 def test_the_audit_log_shows_the_changes(store, staff):
     sign_in(staff, store, *OWNER, path="/admin/audit")
     text = staff.find_element(By.TAG_NAME, "main").text
@@ -242,6 +273,8 @@ def test_every_back_office_page_passes_axe_and_the_html_checker(store, axe_drive
     driver.execute_script("for (const form of document.forms) form.noValidate = true")
     follow(driver, button(driver, "Save"))
     check("product-new-problems")
+    driver.get(store + "/admin/products/import")
+    check("import")
     driver.get(store + "/admin")
     check("dashboard")
     driver.get(store + "/admin/orders")

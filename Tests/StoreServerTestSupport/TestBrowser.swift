@@ -72,6 +72,31 @@ public final class TestBrowser: @unchecked Sendable {
         return try await send("POST", path, body: Data(("csrf=\(csrf)&" + body).utf8), headers: headers)
     }
 
+    /// Posts a `multipart/form-data` form, as a browser sends one with a file field: the last
+    /// page's CSRF token and `fields` as text parts, then each file as a part with its name.
+    public func postMultipart(
+        _ path: String, _ fields: [(String, String)], files: [(field: String, name: String, bytes: [UInt8])]
+    ) async throws -> TestStore.Reply {
+        let boundary = "----StoreBrowserBoundary" + String(UInt64.random(in: 1...UInt64.max), radix: 36)
+        var body: [UInt8] = []
+        for (name, value) in [("csrf", csrf)] + fields {
+            body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
+        }
+        for file in files {
+            body += Array(
+                ("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.field)\"; filename=\"\(file.name)\"\r\n"
+                    + "Content-Type: application/octet-stream\r\n\r\n").utf8)
+            body += file.bytes + Array("\r\n".utf8)
+        }
+        body += Array("--\(boundary)--\r\n".utf8)
+        return try await send(
+            "POST", path, body: Data(body),
+            headers: [
+                "Content-Type": "multipart/form-data; boundary=\(boundary)",
+                "Origin": "\(base.scheme ?? "http")://\(base.host ?? ""):\(base.port ?? 80)",
+            ])
+    }
+
     /// Follows a 303 from a form to the page it leads to.
     public func follow(_ reply: TestStore.Reply) async throws -> TestStore.Reply {
         guard reply.status == 303, let location = reply.header("Location") else {

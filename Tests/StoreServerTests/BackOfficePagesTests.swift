@@ -219,4 +219,77 @@ extension TestBrowser {
             #expect(try await store.managedStock(2) == before + 12)
         }
     }
+
+    @Test(
+        "importing a CSV file: a preview with every bad row by line, then all of it or nothing",
+        arguments: Backend.allCases)
+    func importingACatalogFile(backend: Backend) async throws {
+        try await TestStore.with(backend) { store in
+            let browser = TestBrowser(base: store.base)
+            try await browser.signInToBackOffice()
+            #expect(try await browser.get(AdminPaths.importProducts).status == 200)
+            let header = "sku,title,description,category,price,stock,active\r\n"
+            let bad =
+                header
+                + "IMP-1,Trail gaiters,Keep stones out,apparel,19.90,5,true\r\nIMP-2,Head band,,apparel,\"12,50\",3,true\r\n"
+            let refused = try await browser.postMultipart(
+                AdminPaths.importProducts, [], files: [("file", "catalog.csv", Array(bad.utf8))])
+            #expect(refused.status == 422)
+            #expect(refused.text.contains("3"))  // the bad row's line
+            #expect(!refused.text.contains(#"name="upload""#))
+            #expect(try await store.database.products.product(sku: "IMP-1") == nil)
+
+            let good =
+                header
+                + "IMP-1,Trail gaiters,Keep stones out,apparel,19.90,5,true\r\nIMP-2,Head band,,apparel,12.50,3,true\r\n"
+            let preview = try await browser.postMultipart(
+                AdminPaths.importProducts, [], files: [("file", "catalog.csv", Array(good.utf8))])
+            #expect(preview.status == 200)
+            #expect(preview.text.contains("Trail gaiters"))
+            let upload = try #require(TestBrowser.field("upload", in: preview.text))
+            #expect(try await store.database.products.product(sku: "IMP-1") == nil)
+
+            let applied = try await browser.post(AdminPaths.importProducts, [("upload", upload)])
+            #expect(applied.status == 303)
+            #expect(applied.header("Location") == AdminPaths.products)
+            #expect(try await browser.follow(applied).text.contains("Import applied: 2 added, 0 changed."))
+            let gaiters = try #require(try await store.database.products.product(sku: "IMP-1"))
+            #expect(gaiters.stock == 5)
+            #expect(try await store.send("GET", "/api/products/\(gaiters.id.rawValue)").status == 200)
+            // The same preview cannot be imported twice.
+            let again = try await browser.post(AdminPaths.importProducts, [("upload", upload)])
+            #expect(again.status == 422)
+            #expect(again.text.contains("imported already"))
+
+            let export = try await browser.get(AdminPaths.exportProducts)
+            #expect(export.status == 200)
+            #expect(export.header("Content-Type")?.hasPrefix("text/csv") == true)
+            #expect(export.text.contains("IMP-2,Head band"))
+        }
+    }
+
+    @Test("uploading an image: a PNG is kept and shown; a text file named .png is refused with the reason")
+    func uploadingAnImage() async throws {
+        try await TestStore.with(.sqlite) { store in
+            let browser = TestBrowser(base: store.base)
+            try await browser.signInToBackOffice()
+            let path = AdminPaths.productImage(ProductID(3))
+            _ = try await browser.get(AdminPaths.product(ProductID(3)))
+            let text = try await browser.postMultipart(
+                path, [], files: [("image", "photo.png", Array("not an image at all".utf8))])
+            #expect(text.status == 422)
+            #expect(text.text.contains("PNG or JPEG"))
+            let uploaded = try await browser.postMultipart(path, [], files: [("image", "cap.png", TestImages.png)])
+            #expect(uploaded.status == 303)
+            let page = try await browser.follow(uploaded)
+            #expect(page.text.contains("Image uploaded."))
+            let product = try #require(try await store.database.products.product(ProductID(3)))
+            #expect(product.imagePath.hasPrefix("/images/products/"))
+            #expect(page.text.contains(product.imagePath))
+            let image = try await store.send("GET", product.imagePath)
+            #expect(image.status == 200)
+            #expect(image.header("Content-Type") == "image/png")
+            #expect(Array(image.body) == TestImages.png)
+        }
+    }
 }

@@ -19,6 +19,8 @@ struct BackOffice: Sendable {
         BackOfficeSignIn(staff: services.staff, gate: routes.backOfficeGate).register(on: &routes)
         BackOfficeDashboard(dashboard: services.dashboard).register(on: &routes)
         BackOfficeProducts(catalog: services.catalog).register(on: &routes)
+        BackOfficeCatalogFiles(imports: services.imports, images: services.images, catalog: services.catalog)
+            .register(on: &routes)
         BackOfficeOrders(orders: services.orders).register(on: &routes)
         BackOfficePromotions(promotions: services.promotions).register(on: &routes)
         BackOfficeCustomers(customers: services.customers).register(on: &routes)
@@ -41,6 +43,8 @@ struct BackOffice: Sendable {
 /// The services the back office's two faces — its pages and its JSON API — share.
 struct BackOfficeServices: Sendable {
     let catalog: CatalogManagement
+    let imports: CatalogImport
+    let images: ProductImageService
     let orders: OrderManagement
     let promotions: PromotionManagement
     let customers: CustomerDirectory

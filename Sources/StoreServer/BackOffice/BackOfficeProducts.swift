@@ -159,7 +159,7 @@ struct BackOfficeProducts: Sendable {
 
     /// A product's page: its form (as saved, or as typed), its stock and ledger, and a fresh key for
     /// the **Adjust stock** form.
-    private func productPage(
+    func productPage(
         _ product: ManagedProduct, form: AdminProductForm? = nil, version: Int64? = nil,
         conflict: AdminProductPage.EditConflict? = nil
     ) async throws -> AdminProductPage {
