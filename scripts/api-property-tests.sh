@@ -201,6 +201,12 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "401", "429"]
 include-path-regex = "^/api/admin/products"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "404", "409", "422"]
 
+# A promotion's fields depend on each other as JSON Schema cannot say in full (a percent_off
+# promotion gives no amount_off, an end after its start, a code not yet taken: 409 / 422).
+[[operations]]
+include-name = "POST /api/admin/promotions"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "409", "422"]
+
 # Signing the owner out would end the staff session the back office's operations are tested with.
 [[operations]]
 include-name = "POST /api/admin/logout"
