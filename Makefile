@@ -27,8 +27,9 @@ run: deps
 	$(SWIFT) build -c release --product store
 	.build/release/store serve --host 127.0.0.1 --port 8080 --database sqlite:.store/store.sqlite
 
-# Release-mode benchmarks (pricing, database transactions, catalog reads against nginx, the
-# checkout path under wrk, on SQLite and PostgreSQL); figures go to docs/BENCHMARKS.md.
+# Release-mode benchmarks (pricing, database transactions, the back office's lists at shop scale,
+# catalog reads against nginx, the checkout path under wrk, on SQLite and PostgreSQL); figures go
+# to docs/BENCHMARKS.md.
 bench:
 	@scripts/bench.sh
 

@@ -215,6 +215,15 @@ let package = Package(
         .executableTarget(
             name: "DatabaseBenchmark", dependencies: ["StoreDatabase", "CheckoutKit", "StoreSQL"],
             path: "benchmarks/DatabaseBenchmark", swiftSettings: strictSwift),
+        // The back office's list pages at shop scale (10,000 products, 100,000 orders): latency of
+        // each service call, and of one through HTTP, on SQLite and PostgreSQL.
+        .executableTarget(
+            name: "BackOfficeBenchmark",
+            dependencies: [
+                "StoreDatabase", "StoreServices", "StoreServer", "StoreAPI", "CheckoutKit", "StoreSQL", "StoreCrypto",
+                "PostgresDriver",
+            ],
+            path: "benchmarks/BackOfficeBenchmark", swiftSettings: strictSwift),
         .executableTarget(
             name: "StatementCacheBenchmark", dependencies: ["PostgresDriver", "StoreSQL"],
             path: "benchmarks/StatementCacheBenchmark", swiftSettings: strictSwift),

@@ -8,6 +8,7 @@ scripts/install-deps.sh bench
 swift build -c release --product PricingBenchmark
 swift build -c release --product DatabaseBenchmark
 swift build -c release --product StatementCacheBenchmark
+swift build -c release --product BackOfficeBenchmark
 
 pg_dir="$(mktemp -d /tmp/store-bench-pg.XXXXXX)"
 pg_port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
@@ -20,6 +21,8 @@ echo "== pricing"
 .build/release/PricingBenchmark 5
 echo "== database"
 .build/release/DatabaseBenchmark
+echo "== back office at shop scale (10,000 products, 100,000 orders)"
+.build/release/BackOfficeBenchmark
 echo "== PostgreSQL statement cache"
 .build/release/StatementCacheBenchmark
 echo "== HTTP catalog reads"
