@@ -129,7 +129,7 @@ let package = Package(
             name: "CatalogFilesTests", dependencies: ["CatalogFiles", "CheckoutKit"], swiftSettings: strictSwift),
         .testTarget(
             name: "AdminViewsTests", dependencies: ["AdminViews", "HTML", "CheckoutKit", "StoreViews"],
-            exclude: ["__Snapshots__"], swiftSettings: strictSwift),
+            swiftSettings: strictSwift),
         .testTarget(
             name: "StoreViewsTests", dependencies: ["StoreViews", "HTML", "CheckoutKit"],
             exclude: ["__Snapshots__"], swiftSettings: strictSwift),
