@@ -30,8 +30,11 @@ struct Scale {
     /// Timed calls per query, after `warmUp` untimed ones.
     var runs = 300
     var warmUp = 30
+    /// New products in the catalog file imported once at the end.
+    var importRows = 10_000
 
-    static let quick = Scale(products: 1_000, customers: 500, orders: 10_000, days: 90, runs: 50, warmUp: 5)
+    static let quick = Scale(
+        products: 1_000, customers: 500, orders: 10_000, days: 90, runs: 50, warmUp: 5, importRows: 1_000)
 }
 
 /// A fixed-seed generator, so every run builds the same shop (dated from its start).
@@ -453,6 +456,7 @@ func benchmark(_ name: String, url: String, scale: Scale, now: Date) async throw
             try await measure("customers: first page", scale: scale) {
                 try await customers.customers(search: nil, offset: 0, limit: 50).total
             })
+        try await benchmarkImport(database, rows: scale.importRows, clock: storeClock, name: name)
     } catch {
         await database.close()
         throw error
@@ -460,6 +464,32 @@ func benchmark(_ name: String, url: String, scale: Scale, now: Date) async throw
     await database.close()
     figures += try await benchmarkHTTP(url: url, scale: scale, landmarks: landmarks)
     return figures
+}
+
+/// Times a catalog file of `rows` new products through what `store catalog import` and the
+/// back office's import do: the check (the preview, nothing written), then the import itself — one
+/// write transaction with every product, its stock as a `counted` ledger line, and its audit line.
+func benchmarkImport(_ database: StoreDatabase, rows: Int, clock storeClock: StoreClock, name: String) async throws {
+    var csv = "sku,title,description,category,price,stock,active\r\n"
+    for row in 1...rows {
+        csv +=
+            "IMPORT-\(row),Imported product \(row),\"Light, folding\",imports,\(10 + row % 90).50,\(row % 40),true\r\n"
+    }
+    let bytes = Array(csv.utf8)
+    let imports = CatalogImport(database: database, catalog: nil, currency: .eur, clock: storeClock)
+    let clock = ContinuousClock()
+    let checkStart = clock.now
+    let preview = try await imports.check(bytes)
+    let checked = clock.now - checkStart
+    guard preview.problems.isEmpty, preview.plan.creations.count == rows else {
+        throw BenchmarkError("the import's preview found \(preview.problems.count) problems")
+    }
+    let applyStart = clock.now
+    let summary = try await imports.apply(bytes, by: .commandLine)
+    let applied = clock.now - applyStart
+    print(
+        "\(name): a catalog file of \(rows) new products (\(bytes.count / 1024) KiB): checked in \(checked), "
+            + "imported in \(applied) (\(summary.created) added, \(summary.stockAdjustments) stock lines)")
 }
 
 /// Times the order list through HTTP: a store started on the same database, signed in as the
