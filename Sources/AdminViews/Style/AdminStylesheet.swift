@@ -68,6 +68,7 @@ public enum AdminStylesheet {
           padding: 0.05rem 0.3rem;
           background: var(--neutral-tint);
           border-radius: 4px;
+          overflow-wrap: anywhere;
         }
 
         .visually-hidden {
