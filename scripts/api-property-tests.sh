@@ -207,6 +207,13 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "404", "409", "422"]
 include-name = "POST /api/admin/promotions"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "409", "422"]
 
+# Removing staff could remove the demo owner (once the run has added another owner), ending the
+# session every back-office operation is tested with; removal has tests of its own (the last owner
+# stays, two owners removing each other at once).
+[[operations]]
+include-name = "POST /api/admin/staff/{id}/remove"
+enabled = false
+
 # Signing the owner out would end the staff session the back office's operations are tested with.
 [[operations]]
 include-name = "POST /api/admin/logout"

@@ -174,6 +174,8 @@ extension TestStore {
             #expect(
                 try await add("e\u{301}@shop.test", "orders", "e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}").status
                     == 201)
+            // An emoji modifier after the `@` makes one Character of them; the `@` is still there.
+            #expect(try await add("a@\u{1F3FB}shop.test", "orders", "a long password").status == 201)
             let added = try await add("\r\n Packer@Shop.test\t\n", "orders", "a long password")
             #expect(added.status == 201)
             #expect(try added.decode(StaffBody.self) == StaffBody(email: "packer@shop.test", role: "orders"))
@@ -182,7 +184,7 @@ extension TestStore {
             let list = try await store.send(AdminEndpoints.staff, token: owner)
             #expect(
                 try list.decode([StaffBody].self).map(\.email) == [
-                    "owner@onlinestore.test", "e\u{301}@shop.test", "packer@shop.test",
+                    "owner@onlinestore.test", "e\u{301}@shop.test", "a@\u{1F3FB}shop.test", "packer@shop.test",
                 ])
             #expect(try await store.send(AdminEndpoints.staff, token: packer).status == 403)
             #expect(

@@ -141,7 +141,9 @@ package struct StaffService: Sendable {
     /// `text` has one `@` with something on each side and no white space: enough to refuse what
     /// cannot be an address, leaving the rest to the mail system.
     static func looksLikeAnEmail(_ text: String) -> Bool {
-        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        // Split on the scalar: a combining mark or emoji modifier after `@` makes one Character of
+        // them (`@🏻`), which would hide the `@` from a split by Character.
+        let parts = text.unicodeScalars.split(separator: "@", omittingEmptySubsequences: false)
         return parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty
             && !text.unicodeScalars.contains { $0.properties.isWhitespace }
     }
