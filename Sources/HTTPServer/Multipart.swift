@@ -73,7 +73,8 @@ extension MultipartError: HTTPErrorConvertible {
 /// - A part's header fields end with an empty line; lines end with CRLF or a bare LF; names
 ///   compare case-insensitively; at most ``maxHeaderBytes`` per part. A part needs one
 ///   `Content-Disposition: form-data` with a `name`; `filename*` (RFC 5987, UTF-8 or ISO-8859-1)
-///   wins over `filename`. Quoted strings take backslash escapes. `Content-Type` is kept as sent;
+///   wins over `filename`. Its quoted strings take no backslash escapes, as browsers send them (the
+///   boundary's do). `Content-Type` is kept as sent;
 ///   other fields (`Content-Transfer-Encoding`, deprecated by RFC 7578) are ignored.
 /// - At most ``maxParts`` parts.
 ///
@@ -274,7 +275,9 @@ enum Multipart {
 
     /// The `name` and the file name of a `form-data` Content-Disposition.
     private static func formData(_ value: [UInt8]) throws(MultipartError) -> (name: String, filename: String?) {
-        guard let parsed = parameterized(value[...]), lowercased(parsed.value) == Array("form-data".utf8) else {
+        guard let parsed = parameterized(value[...], backslashEscapes: false),
+            lowercased(parsed.value) == Array("form-data".utf8)
+        else {
             throw .malformed
         }
         var name: [UInt8]?
@@ -369,7 +372,13 @@ enum Multipart {
     /// and the parameters in order, names lowercased, quoted strings unescaped. `nil` when a
     /// parameter has no `=`, an empty name or value, an unterminated quoted string, or something
     /// other than `;` after a quoted string. Spaces and tabs around the delimiters are allowed.
-    static func parameterized(_ bytes: ArraySlice<UInt8>) -> (value: [UInt8], parameters: [Parameter])? {
+    ///
+    /// With `backslashEscapes` off, a backslash in a quoted string is itself: what browsers send in
+    /// a part's `Content-Disposition` (the HTML standard escapes only `"`, CR and LF there, as
+    /// `%22`, `%0D`, `%0A`), so a field named `a\` ends at its closing quote.
+    static func parameterized(
+        _ bytes: ArraySlice<UInt8>, backslashEscapes: Bool = true
+    ) -> (value: [UInt8], parameters: [Parameter])? {
         let semicolon = UInt8(ascii: ";")
         var index = bytes.firstIndex(of: semicolon) ?? bytes.endIndex
         let value = Array(trimmed(bytes[bytes.startIndex..<index]))
@@ -398,7 +407,7 @@ enum Multipart {
                         closed = true
                         break
                     }
-                    if byte == UInt8(ascii: "\\") {
+                    if backslashEscapes && byte == UInt8(ascii: "\\") {
                         guard index < bytes.endIndex else { return nil }
                         parameterValue.append(bytes[index])
                         index += 1
