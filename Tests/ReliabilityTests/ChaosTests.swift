@@ -172,8 +172,12 @@ import FoundationNetworking
         let done = ManagedFlag()
         let killer = Task {
             var generator = SystemRandomNumberGenerator()
+            // The first kill comes early, so that a fast machine cannot finish every checkout
+            // before it: the run must see the server die at least once.
+            var pause = 20...200
             while !done.isSet {
-                try await Task.sleep(for: .milliseconds(Int.random(in: 300...1_200, using: &generator)))
+                try await Task.sleep(for: .milliseconds(Int.random(in: pause, using: &generator)))
+                pause = 300...1_200
                 if done.isSet { break }
                 try await server.kill9()
                 tally.kill()
