@@ -348,7 +348,8 @@ struct ServerTests {
         let recorder = Recorder()
         let server = try makeServer(recorder: recorder)
         let port = server.port
-        async let slow = fetch(port: port, "/sleep/1000")
+        // Long enough that a loaded machine still checks the refusal while it runs.
+        async let slow = fetch(port: port, "/sleep/3000")
         try await recorder.waitForHandlers(1)
         async let stopping: Void = server.shutdown()
         _ = try await eventually(every: .milliseconds(20)) {
