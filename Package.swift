@@ -195,7 +195,7 @@ let package = Package(
         .testTarget(name: "StoreCryptoTests", dependencies: ["StoreCrypto"], swiftSettings: strictSwift),
         .testTarget(
             name: "PaymentProviderTests",
-            dependencies: ["PaymentProvider", "CheckoutKit", "StoreDatabase", "StoreTestSupport"],
+            dependencies: ["PaymentProvider", "CheckoutKit", "StoreDatabase", "StoreSQL", "StoreTestSupport"],
             swiftSettings: strictSwift),
         .testTarget(
             name: "StoreClientTests",

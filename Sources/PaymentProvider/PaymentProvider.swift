@@ -22,6 +22,73 @@ public protocol PaymentProvider: Sendable {
     ///
     /// - Throws: ``ProviderError/unavailable`` when the provider cannot answer now.
     func status(ofKey key: String) async throws(ProviderError) -> ChargeStatus
+
+    /// Gives back `request.amount` of the payment charged with `request.chargeKey`, at most once per
+    /// `request.key`.
+    ///
+    /// Calling it again with a key the provider has seen returns the first outcome and never refunds
+    /// a second time. The provider refuses what would take its refunds of one charge past the amount
+    /// charged. The store settles a lost answer with ``refundStatus(ofKey:)``, never by calling this
+    /// again.
+    ///
+    /// - Returns: the definite outcome: refunded (with the provider's refund id) or refused (why).
+    /// - Throws: ``ProviderError`` when the outcome is not known.
+    func refund(_ request: RefundRequest) async throws(ProviderError) -> RefundOutcome
+
+    /// What became of the refund key `key`: refunded (with the amount), refused, or never seen.
+    ///
+    /// As for charges, "never seen" is final: the key is closed as the provider answers, so a
+    /// refund with that key still on its way is refused rather than made.
+    ///
+    /// - Throws: ``ProviderError/unavailable`` when the provider cannot answer now.
+    func refundStatus(ofKey key: String) async throws(ProviderError) -> RefundStatus
+}
+
+/// One refund the store asks for.
+public struct RefundRequest: Hashable, Sendable {
+    /// The idempotency key: the store's refund id, unique across all orders.
+    public let key: String
+    /// The key the payment being refunded was charged with.
+    public let chargeKey: String
+    public let amount: Money
+
+    public init(key: String, chargeKey: String, amount: Money) {
+        self.key = key
+        self.chargeKey = chargeKey
+        self.amount = amount
+    }
+}
+
+/// A definite answer to a refund.
+public enum RefundOutcome: Hashable, Sendable {
+    case refunded(refundID: String)
+    case refused(RefundRefusal)
+}
+
+/// What the provider's books say about a refund key.
+public enum RefundStatus: Hashable, Sendable {
+    /// Refunded: the provider's refund id and the amount given back.
+    case refunded(refundID: String, amount: Money)
+    /// Refused, with the provider's reason; nothing was given back.
+    case refused(RefundRefusal)
+    /// No refund with this key reached the provider, and none will now: nothing was given back.
+    case neverSeen
+}
+
+/// Why a provider refused a refund, in its own words (`refund_refused`, `exceeds_charge`).
+public struct RefundRefusal: RawRepresentable, Hashable, Sendable {
+    public let rawValue: String
+
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    /// The provider would not refund this payment.
+    public static let refused = RefundRefusal(rawValue: "refund_refused")
+    /// The refund would take the charge's refunds past the amount charged.
+    public static let exceedsCharge = RefundRefusal(rawValue: "exceeds_charge")
+    /// The provider holds no approved charge under the given key.
+    public static let noCharge = RefundRefusal(rawValue: "no_charge")
 }
 
 /// What the provider's books say about a key.

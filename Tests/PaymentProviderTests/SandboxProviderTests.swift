@@ -2,6 +2,7 @@ import CheckoutKit
 import Foundation
 import PaymentProvider
 import StoreDatabase
+import StoreSQL
 import StoreTestSupport
 import Testing
 
@@ -11,13 +12,23 @@ import Testing
 @Suite("Sandbox payment provider") struct SandboxProviderTests {
     static let amount = Money(minorUnits: 45_36, currency: .eur)
 
-    /// A sandbox over a fresh ledger on `backend`, closed afterwards.
+    /// A sandbox over a fresh ledger on `backend`, closed afterwards. `prepare` runs first, on the
+    /// ledger's empty database (a ledger left by an earlier version).
     static func withSandbox(
-        _ backend: Backend, _ body: (SandboxProvider, _ reopen: () async throws -> SandboxProvider) async throws -> Void
+        _ backend: Backend, prepare: (any SQLDatabase) async throws -> Void = { _ in },
+        _ body: (SandboxProvider, _ reopen: () async throws -> SandboxProvider) async throws -> Void
     )
         async throws
     {
         func run(_ url: String) async throws {
+            let database = try await StoreDatabase.openUnmigrated(url: url, poolSize: 4).sql
+            do {
+                try await prepare(database)
+            } catch {
+                await database.close()
+                throw error
+            }
+            await database.close()
             let open = {
                 try await SandboxProvider.open(
                     ledger: try await StoreDatabase.openUnmigrated(url: url, poolSize: 4).sql)
@@ -164,4 +175,324 @@ import Testing
             await again.close()
         }
     }
+
+    // MARK: - Refunds
+
+    static func eur(_ minorUnits: Int64) -> Money { Money(minorUnits: minorUnits, currency: .eur) }
+
+    /// Charges `amount` to `card` under `key` and returns the charge id; the charge must be approved.
+    static func charged(
+        _ sandbox: SandboxProvider, _ card: SandboxCard = .visa, key: String, amount: Money = amount
+    ) async throws -> String {
+        guard case .approved(let chargeID, _) = try await sandbox.charge(Self.card(card, key: key, amount: amount))
+        else { throw SandboxTestFailure("\(card.rawValue) was not approved") }
+        return chargeID
+    }
+
+    @Test("a refund gives back part or all of an approved charge, never more", arguments: Backend.allCases)
+    func refundsAnApprovedCharge(backend: Backend) async throws {
+        try await Self.withSandbox(backend) { sandbox, _ in
+            _ = try await Self.charged(sandbox, key: "k-paid")
+            let first = try await sandbox.refund(
+                RefundRequest(key: "r-1", chargeKey: "k-paid", amount: Self.eur(10_00)))
+            guard case .refunded(let refundID) = first else {
+                Issue.record("the refund was refused: \(first)")
+                return
+            }
+            #expect(refundID.hasPrefix("re_"))
+            #expect(
+                try await sandbox.refundStatus(ofKey: "r-1") == .refunded(refundID: refundID, amount: Self.eur(10_00)))
+            #expect(try await sandbox.refundedAmount(ofChargeKey: "k-paid") == Self.eur(10_00))
+            // The rest, to the cent; then nothing more.
+            guard
+                case .refunded(let restID) = try await sandbox.refund(
+                    RefundRequest(key: "r-2", chargeKey: "k-paid", amount: Self.eur(35_36)))
+            else {
+                Issue.record("the rest of the charge was not refunded")
+                return
+            }
+            #expect(restID != refundID)
+            #expect(
+                try await sandbox.refund(RefundRequest(key: "r-3", chargeKey: "k-paid", amount: Self.eur(1)))
+                    == .refused(.exceedsCharge))
+            #expect(try await sandbox.refundStatus(ofKey: "r-3") == .refused(.exceedsCharge))
+            #expect(try await sandbox.refundedAmount(ofChargeKey: "k-paid") == Self.amount)
+            #expect(
+                try await sandbox.refunds() == [
+                    SandboxRefund(
+                        key: "r-1", chargeKey: "k-paid", outcome: .refunded(refundID: refundID), amount: Self.eur(10_00)
+                    ),
+                    SandboxRefund(
+                        key: "r-2", chargeKey: "k-paid", outcome: .refunded(refundID: restID), amount: Self.eur(35_36)),
+                    SandboxRefund(
+                        key: "r-3", chargeKey: "k-paid", outcome: .refused(.exceedsCharge), amount: Self.eur(1)),
+                ])
+            // A payment link's charge is refunded too.
+            _ = try await sandbox.charge(ChargeRequest(key: "k-link", amount: Self.amount, method: .paymentLink))
+            guard
+                case .refunded = try await sandbox.refund(
+                    RefundRequest(key: "r-link", chargeKey: "k-link", amount: Self.amount))
+            else {
+                Issue.record("a payment link's charge was not refunded")
+                return
+            }
+        }
+    }
+
+    @Test(
+        "a refund key gives back at most once, however often and concurrently it is sent", arguments: Backend.allCases)
+    func oneRefundPerKey(backend: Backend) async throws {
+        try await Self.withSandbox(backend) { sandbox, _ in
+            _ = try await Self.charged(sandbox, key: "k-paid")
+            let first = try await sandbox.refund(
+                RefundRequest(key: "r-once", chargeKey: "k-paid", amount: Self.eur(5_00)))
+            guard case .refunded = first else {
+                Issue.record("the refund was refused: \(first)")
+                return
+            }
+            // Again, and with another amount: the first outcome, nothing given back twice.
+            #expect(
+                try await sandbox.refund(RefundRequest(key: "r-once", chargeKey: "k-paid", amount: Self.eur(5_00)))
+                    == first)
+            #expect(
+                try await sandbox.refund(RefundRequest(key: "r-once", chargeKey: "k-paid", amount: Self.eur(7_00)))
+                    == first)
+            let storm = try await withThrowingTaskGroup(of: RefundOutcome.self) { group in
+                for index in 0..<16 {
+                    let amount = Self.eur(3_00 + Int64(index % 2))
+                    group.addTask {
+                        try await sandbox.refund(RefundRequest(key: "r-storm", chargeKey: "k-paid", amount: amount))
+                    }
+                }
+                return try await group.reduce(into: [RefundOutcome]()) { $0.append($1) }
+            }
+            #expect(Set(storm).count == 1)
+            #expect(try await sandbox.refunds().filter { $0.refundID != nil }.count == 2)
+            #expect(try await sandbox.refundedAmount(ofChargeKey: "k-paid") == Self.eur(8_00))
+        }
+    }
+
+    @Test(
+        "concurrent refunds of one charge under different keys never give back more than was charged",
+        arguments: Backend.allCases)
+    func concurrentRefundsOfOneCharge(backend: Backend) async throws {
+        try await Self.withSandbox(backend) { sandbox, _ in
+            _ = try await Self.charged(sandbox, key: "k-100", amount: Self.eur(100_00))
+            let outcomes = try await withThrowingTaskGroup(of: RefundOutcome.self) { group in
+                for index in 0..<20 {
+                    group.addTask {
+                        try await sandbox.refund(
+                            RefundRequest(key: "r-\(index)", chargeKey: "k-100", amount: Self.eur(10_00)))
+                    }
+                }
+                return try await group.reduce(into: [RefundOutcome]()) { $0.append($1) }
+            }
+            let refunded = outcomes.filter { if case .refunded = $0 { true } else { false } }
+            #expect(refunded.count == 10)
+            #expect(Set(refunded).count == 10)
+            #expect(outcomes.filter { $0 == .refused(.exceedsCharge) }.count == 10)
+            #expect(try await sandbox.refundedAmount(ofChargeKey: "k-100") == Self.eur(100_00))
+            let books = try await sandbox.refunds()
+            #expect(books.count == 20)
+            #expect(books.filter { $0.refundID != nil }.compactMap(\.amount?.minorUnits).reduce(0, +) == 100_00)
+        }
+    }
+
+    @Test("tok_refundFail: every refund is refused and recorded so", arguments: Backend.allCases)
+    func refundFail(backend: Backend) async throws {
+        try await Self.withSandbox(backend) { sandbox, _ in
+            guard
+                case .approved(_, "visa") = try await sandbox.charge(Self.card(.refundFail, key: "k-fail"))
+            else {
+                Issue.record("tok_refundFail was not approved as a visa")
+                return
+            }
+            let request = RefundRequest(key: "r-fail", chargeKey: "k-fail", amount: Self.eur(1_00))
+            #expect(try await sandbox.refund(request) == .refused(.refused))
+            #expect(try await sandbox.refund(request) == .refused(.refused))
+            #expect(try await sandbox.refundStatus(ofKey: "r-fail") == .refused(.refused))
+            #expect(try await sandbox.refundedAmount(ofChargeKey: "k-fail") == Self.eur(0))
+            #expect(try await sandbox.refunds().map(\.refundID) == [nil])
+        }
+    }
+
+    @Test(
+        "tok_refundTimeout: the refund is made, its answer lost, and the truth told when asked",
+        arguments: Backend.allCases)
+    func refundTimeout(backend: Backend) async throws {
+        try await Self.withSandbox(backend) { sandbox, _ in
+            guard
+                case .approved(_, "visa") = try await sandbox.charge(Self.card(.refundTimeout, key: "k-lost"))
+            else {
+                Issue.record("tok_refundTimeout was not approved as a visa")
+                return
+            }
+            let request = RefundRequest(key: "r-lost", chargeKey: "k-lost", amount: Self.eur(20_00))
+            await #expect(throws: ProviderError.timedOut) { try await sandbox.refund(request) }
+            #expect(try await sandbox.refundedAmount(ofChargeKey: "k-lost") == Self.eur(20_00))
+            guard case .refunded(let refundID, let amount) = try await sandbox.refundStatus(ofKey: "r-lost") else {
+                Issue.record("the lost refund is not on the books")
+                return
+            }
+            #expect(amount == Self.eur(20_00))
+            // The same key again: the recorded refund, nothing given back twice.
+            #expect(try await sandbox.refund(request) == .refunded(refundID: refundID))
+            #expect(try await sandbox.refundedAmount(ofChargeKey: "k-lost") == Self.eur(20_00))
+            // A refusal is answered: only a refund made loses its answer.
+            #expect(
+                try await sandbox.refund(RefundRequest(key: "r-too-much", chargeKey: "k-lost", amount: Self.amount))
+                    == .refused(.exceedsCharge))
+        }
+    }
+
+    @Test("a lookup of an unseen refund key closes it: a refund arriving later is refused", arguments: Backend.allCases)
+    func refundLookupClosesTheKey(backend: Backend) async throws {
+        try await Self.withSandbox(backend) { sandbox, _ in
+            _ = try await Self.charged(sandbox, key: "k-paid")
+            #expect(try await sandbox.refundStatus(ofKey: "r-late") == .neverSeen)
+            #expect(
+                try await sandbox.refund(RefundRequest(key: "r-late", chargeKey: "k-paid", amount: Self.eur(1_00)))
+                    == .refused(RefundRefusal(rawValue: "key_closed")))
+            #expect(try await sandbox.refundStatus(ofKey: "r-late") == .neverSeen)
+            #expect(try await sandbox.refundedAmount(ofChargeKey: "k-paid") == Self.eur(0))
+            #expect(
+                try await sandbox.refunds() == [
+                    SandboxRefund(
+                        key: "r-late", chargeKey: nil, outcome: .refused(RefundRefusal(rawValue: "key_closed")),
+                        amount: nil)
+                ])
+            // A charge key and a refund key live apart: closing one closes nothing of the other.
+            #expect(try await sandbox.status(ofKey: "k-paid") != .neverSeen)
+        }
+    }
+
+    @Test("a refund racing a lookup of its key: one of them wins, whole", arguments: Backend.allCases)
+    func refundRacingALookup(backend: Backend) async throws {
+        try await Self.withSandbox(backend) { sandbox, _ in
+            _ = try await Self.charged(sandbox, key: "k-paid", amount: Self.eur(100_00))
+            for round in 0..<20 {
+                let key = "r-race-\(round)"
+                async let refunded = sandbox.refund(
+                    RefundRequest(key: key, chargeKey: "k-paid", amount: Self.eur(1_00)))
+                async let looked = sandbox.refundStatus(ofKey: key)
+                let (outcome, status) = try await (refunded, looked)
+                switch (outcome, status) {
+                case (.refunded(let refundID), .refunded(let seen, let amount)):
+                    #expect(refundID == seen)
+                    #expect(amount == Self.eur(1_00))
+                case (.refused(let reason), .neverSeen): #expect(reason.rawValue == "key_closed")
+                default: Issue.record("round \(round): the refund says \(outcome), the books \(status)")
+                }
+            }
+            let made = try await sandbox.refunds().filter { $0.refundID != nil }.count
+            #expect(try await sandbox.refundedAmount(ofChargeKey: "k-paid") == Self.eur(Int64(made) * 1_00))
+        }
+    }
+
+    @Test(
+        "a refund of a charge the sandbox does not hold, or of the wrong amount, is refused",
+        arguments: Backend.allCases)
+    func refusedRefunds(backend: Backend) async throws {
+        try await Self.withSandbox(backend) { sandbox, _ in
+            _ = try await Self.charged(sandbox, key: "k-paid")
+            #expect(try await sandbox.charge(Self.card(.chargeDeclined, key: "k-declined")) == .declined(.cardDeclined))
+            #expect(try await sandbox.status(ofKey: "k-closed") == .neverSeen)
+            for chargeKey in ["k-unknown", "k-declined", "k-closed"] {
+                #expect(
+                    try await sandbox.refund(
+                        RefundRequest(key: "r-\(chargeKey)", chargeKey: chargeKey, amount: Self.eur(1_00)))
+                        == .refused(.noCharge), "\(chargeKey)")
+            }
+            #expect(
+                try await sandbox.refund(
+                    RefundRequest(key: "r-usd", chargeKey: "k-paid", amount: Money(minorUnits: 1_00, currency: .usd)))
+                    == .refused(RefundRefusal(rawValue: "currency_mismatch")))
+            for (key, minorUnits) in [("r-zero", Int64(0)), ("r-negative", -1_00), ("r-min", Int64.min)] {
+                #expect(
+                    try await sandbox.refund(RefundRequest(key: key, chargeKey: "k-paid", amount: Self.eur(minorUnits)))
+                        == .refused(RefundRefusal(rawValue: "invalid_amount")), "\(key)")
+            }
+            #expect(
+                try await sandbox.refund(RefundRequest(key: "r-max", chargeKey: "k-paid", amount: Self.eur(Int64.max)))
+                    == .refused(.exceedsCharge))
+            #expect(try await sandbox.refundedAmount(ofChargeKey: "k-paid") == Self.eur(0))
+            #expect(try await sandbox.refundedAmount(ofChargeKey: "k-declined") == nil)
+            #expect(try await sandbox.refunds().allSatisfy { $0.refundID == nil })
+        }
+    }
+
+    @Test(
+        "a ledger that fails mid-call: a refund's outcome is unknown, a lookup unavailable", arguments: Backend.allCases
+    )
+    func refundOnAFailedLedger(backend: Backend) async throws {
+        try await Self.withSandbox(backend) { sandbox, reopen in
+            _ = try await Self.charged(sandbox, key: "k-paid")
+            let closed = try await reopen()
+            await closed.close()
+            await #expect(throws: ProviderError.timedOut) {
+                try await closed.refund(RefundRequest(key: "r-1", chargeKey: "k-paid", amount: Self.eur(1_00)))
+            }
+            await #expect(throws: ProviderError.unavailable) { try await closed.refundStatus(ofKey: "r-1") }
+            #expect(try await sandbox.refunds().isEmpty)
+        }
+    }
+
+    @Test("a ledger written before refunds opens and refunds its charges", arguments: Backend.allCases)
+    func ledgerOfThePreviousVersion(backend: Backend) async throws {
+        try await Self.withSandbox(
+            backend,
+            prepare: { database in
+                // The ledger as the version without refunds created it, with one charge on it.
+                try await database.write { connection in
+                    try connection.executeScript(
+                        """
+                        CREATE TABLE sandbox_charges (
+                            key TEXT PRIMARY KEY,
+                            charge_id TEXT NOT NULL UNIQUE,
+                            outcome TEXT NOT NULL CHECK (outcome IN ('approved', 'declined')),
+                            decline_reason TEXT,
+                            card_brand TEXT,
+                            method TEXT NOT NULL,
+                            amount_minor BIGINT NOT NULL,
+                            currency TEXT NOT NULL,
+                            created_at BIGINT NOT NULL
+                        );
+                        INSERT INTO sandbox_charges (key, charge_id, outcome, decline_reason, card_brand, method,
+                                                     amount_minor, currency, created_at)
+                        VALUES ('k-old', 'ch_old', 'approved', NULL, 'visa', 'card', 4536, 'EUR', 1700000000000)
+                        """)
+                }
+            }
+        ) { sandbox, reopen in
+            #expect(
+                try await sandbox.status(ofKey: "k-old")
+                    == .charged(chargeID: "ch_old", amount: Self.amount, cardBrand: "visa"))
+            guard
+                case .refunded(let refundID) = try await sandbox.refund(
+                    RefundRequest(key: "r-old", chargeKey: "k-old", amount: Self.eur(45_00)))
+            else {
+                Issue.record("the old charge was not refunded")
+                return
+            }
+            #expect(
+                try await sandbox.refund(RefundRequest(key: "r-old-2", chargeKey: "k-old", amount: Self.eur(37)))
+                    == .refused(.exceedsCharge))
+            // New charges record their card; opening the ledger again changes nothing.
+            _ = try await Self.charged(sandbox, .refundFail, key: "k-new")
+            let again = try await reopen()
+            #expect(
+                try await again.refund(RefundRequest(key: "r-new", chargeKey: "k-new", amount: Self.eur(1_00)))
+                    == .refused(.refused))
+            #expect(
+                try await again.refundStatus(ofKey: "r-old") == .refunded(refundID: refundID, amount: Self.eur(45_00)))
+            #expect(try await again.approvedKeys() == ["k-new", "k-old"])
+            await again.close()
+        }
+    }
+}
+
+/// A test's precondition that did not hold.
+struct SandboxTestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

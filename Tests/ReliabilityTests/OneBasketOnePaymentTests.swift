@@ -282,4 +282,12 @@ private struct GatedProvider: PaymentProvider {
     func status(ofKey key: String) async throws(ProviderError) -> ChargeStatus {
         try await provider.status(ofKey: key)
     }
+
+    func refund(_ request: RefundRequest) async throws(ProviderError) -> RefundOutcome {
+        try await provider.refund(request)
+    }
+
+    func refundStatus(ofKey key: String) async throws(ProviderError) -> RefundStatus {
+        try await provider.refundStatus(ofKey: key)
+    }
 }

@@ -8,6 +8,8 @@ public enum SandboxCard: String, CaseIterable, Sendable {
     case insufficientFunds = "tok_insufficientFunds"
     case timeout = "tok_timeout"
     case unavailable = "tok_unavailable"
+    case refundTimeout = "tok_refundTimeout"
+    case refundFail = "tok_refundFail"
 
     /// The card as the provider's token.
     public var token: CardToken { CardToken(unchecked: rawValue) }
@@ -21,6 +23,8 @@ public enum SandboxCard: String, CaseIterable, Sendable {
         case .insufficientFunds: "Insufficient funds — declined"
         case .timeout: "Timeout — charged, answer lost"
         case .unavailable: "Provider unavailable — nothing charged"
+        case .refundTimeout: "Visa — approved; a refund's answer is lost"
+        case .refundFail: "Visa — approved; refunds refused"
         }
     }
 }
