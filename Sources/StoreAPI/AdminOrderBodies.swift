@@ -88,28 +88,6 @@ public struct OrderTimelineEntryBody: Codable, Hashable, Sendable {
     }
 }
 
-/// A refund of an order, as an order's page lists it (docs/BEHAVIOUR.md §14).
-public struct RefundSummaryBody: Codable, Hashable, Sendable {
-    public var id: String
-    /// `succeeded`, `pending` or `failed`.
-    public var status: String
-    public var amount: Money
-    /// An ISO 8601 timestamp.
-    public var createdAt: String
-
-    private enum CodingKeys: String, CodingKey {
-        case id, status, amount
-        case createdAt = "created_at"
-    }
-
-    public init(id: String, status: String, amount: Money, createdAt: String) {
-        self.id = id
-        self.status = status
-        self.amount = amount
-        self.createdAt = createdAt
-    }
-}
-
 /// An order as the back office reads it (`GET /api/admin/orders/{id}`): the lines and amounts as
 /// charged, the payment, the customer, where the parcel is, its refunds and its timeline.
 public struct AdminOrderBody: Codable, Hashable, Sendable {
@@ -136,7 +114,7 @@ public struct AdminOrderBody: Codable, Hashable, Sendable {
     /// Absent for an order a guest placed without logging in.
     public var customer: AdminOrderCustomerBody?
     /// Oldest first.
-    public var refunds: [RefundSummaryBody]
+    public var refunds: [RefundBody]
     /// Oldest first; the payment opens it.
     public var timeline: [OrderTimelineEntryBody]
 
@@ -153,7 +131,7 @@ public struct AdminOrderBody: Codable, Hashable, Sendable {
         id: String, createdAt: String, lines: [OrderLineBody], subtotal: Money, discount: Money, promotion: String?,
         shipping: Money, fee: Money, total: Money, paymentMethod: PaymentMethodBody, paymentStatus: String,
         fulfilmentStatus: String, trackingNumber: String?, customer: AdminOrderCustomerBody?,
-        refunds: [RefundSummaryBody], timeline: [OrderTimelineEntryBody]
+        refunds: [RefundBody], timeline: [OrderTimelineEntryBody]
     ) {
         self.id = id
         self.createdAt = createdAt

@@ -21,6 +21,7 @@ public struct StoreDatabase: Sendable {
     public var baskets: BasketRepository { BasketRepository(database: sql) }
     public var payments: PaymentRepository { PaymentRepository(database: sql) }
     public var orders: OrderRepository { OrderRepository(database: sql) }
+    public var refunds: RefundRepository { RefundRepository(database: sql) }
     public var analytics: AnalyticsRepository { AnalyticsRepository(database: sql) }
     public var housekeeping: HousekeepingRepository { HousekeepingRepository(database: sql) }
     public var staff: StaffRepository { StaffRepository(database: sql) }

@@ -136,7 +136,11 @@ public final class StoreServer: Sendable {
             promotions: PromotionManagement(database: database, currency: currency, clock: options.clock),
             customers: CustomerDirectory(database: database, currency: currency, clock: options.clock),
             dashboard: Dashboard(database: database, currency: currency, clock: options.clock),
-            audit: AuditLog(database: database), staff: staff)
+            audit: AuditLog(database: database), staff: staff,
+            refunds: RefundService(
+                database: database, provider: provider, clock: options.clock,
+                stockChanged: { catalog.refreshSoon() }))
+        self.refunds = backOffice.refunds
         AdminCatalogRoutes(catalog: catalogManagement).register(on: &routes)
         AdminBackOfficeRoutes(
             promotions: backOffice.promotions, customers: backOffice.customers, dashboard: backOffice.dashboard,
@@ -144,6 +148,7 @@ public final class StoreServer: Sendable {
         ).register(on: &routes)
         BackOffice(services: backOffice).register(on: &routes)
         AdminOrderRoutes(orders: backOffice.orders).register(on: &routes)
+        AdminRefundRoutes(refunds: backOffice.refunds).register(on: &routes)
         AdminCatalogFileRoutes(imports: backOffice.imports, images: backOffice.images).register(on: &routes)
         var router = routes.router
         let responder = StoreErrorResponder(routes: routes)
@@ -184,6 +189,7 @@ public final class StoreServer: Sendable {
     private let intervals: (reconciliation: Duration, housekeeping: Duration, logFlush: Duration)
     private let retention: (failedAttempts: TimeInterval, anonymousShoppers: TimeInterval)
     private let checkout: CheckoutService
+    private let refunds: RefundService
     private let clock: StoreClock
     private let log: ServerLog
 
@@ -195,16 +201,19 @@ public final class StoreServer: Sendable {
     public func start() async throws {
         if database.sql.dialect == .sqlite {
             try await database.payments.releaseAllLeases(now: clock.now())
+            try await database.refunds.releaseAllLeases(now: clock.now())
         }
         await checkout.reconcile()
+        await refunds.reconcile()
         try server.start()
         portBox.withLock { $0 = server.port }
         let refresh = catalog.refreshPeriodically(every: refreshInterval)
-        let (checkout, intervals, retention) = (self.checkout, self.intervals, self.retention)
+        let (checkout, refunds, intervals, retention) = (self.checkout, self.refunds, self.intervals, self.retention)
         let reconcile = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: intervals.reconciliation)
                 await checkout.reconcile()
+                await refunds.reconcile()
             }
         }
         let database = self.database
@@ -236,7 +245,7 @@ public final class StoreServer: Sendable {
     /// many payment attempts reached a definite outcome.
     @discardableResult
     public func reconcilePayments() async -> Int {
-        await checkout.reconcile()
+        await checkout.reconcile() + refunds.reconcile()
     }
 
     /// Answers `request` in process, through the same routes, middleware and error answers as a

@@ -9,7 +9,7 @@
 /// milliseconds since 1970 UTC; flags are 0/1. Secrets are stored only as hashes.
 public enum Schema {
     public static let migrations: [Migration] = [
-        version1, version2, version3, version4, version5, version6, version7, version8,
+        version1, version2, version3, version4, version5, version6, version7, version8, version9,
     ]
 
     static func portable(version: Int, name: String, _ sql: String) -> Migration {
@@ -401,5 +401,60 @@ public enum Schema {
             applied_at $INT
         )$STRICT;
         CREATE INDEX catalog_uploads_by_age ON catalog_uploads (created_at);
+        """)
+
+    /// Refunds and cancellations (docs/BEHAVIOUR.md §14). An order keeps two sums beside what was
+    /// charged: what refunds hold (pending or succeeded) and what succeeded refunds gave back. The
+    /// database itself refuses a hold beyond the amount charged, whatever the code above it does.
+    /// A refund is written `pending` before the provider is asked, keyed by the order and the
+    /// request's idempotency key; its lines name the order's lines and whether their units go back
+    /// into stock. A stock line written for a refund names it.
+    static let version9 = portable(
+        version: 9, name: "refunds and cancellations",
+        """
+        ALTER TABLE orders ADD COLUMN refund_held_minor $INT NOT NULL DEFAULT 0
+            CHECK (refund_held_minor >= 0 AND refund_held_minor <= total_minor);
+        ALTER TABLE orders ADD COLUMN refunded_minor $INT NOT NULL DEFAULT 0
+            CHECK (refunded_minor >= 0 AND refunded_minor <= refund_held_minor);
+
+        CREATE TABLE refunds (
+            id TEXT PRIMARY KEY,
+            order_id TEXT NOT NULL REFERENCES orders (id),
+            request_key TEXT NOT NULL,
+            request_fingerprint TEXT NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('lines', 'goodwill', 'cancellation')),
+            state TEXT NOT NULL CHECK (state IN ('pending', 'succeeded', 'failed')),
+            currency TEXT NOT NULL,
+            amount_minor $INT NOT NULL CHECK (amount_minor >= 0),
+            shipping_minor $INT NOT NULL CHECK (shipping_minor >= 0),
+            fee_minor $INT NOT NULL CHECK (fee_minor >= 0),
+            reason_kind TEXT NOT NULL,
+            reason_note TEXT,
+            staff_id $INT REFERENCES staff (id),
+            actor TEXT NOT NULL,
+            fulfilment_before TEXT,
+            lease_expires_at $INT NOT NULL,
+            provider_refund_id TEXT,
+            failure_reason TEXT,
+            created_at $INT NOT NULL,
+            updated_at $INT NOT NULL,
+            settled_at $INT,
+            UNIQUE (order_id, request_key)
+        )$STRICT;
+        CREATE INDEX refunds_by_order ON refunds (order_id, created_at);
+        CREATE INDEX refunds_pending ON refunds (lease_expires_at) WHERE state = 'pending';
+
+        CREATE TABLE refund_lines (
+            refund_id TEXT NOT NULL REFERENCES refunds (id) ON DELETE CASCADE,
+            position $INT NOT NULL,
+            product_id $INT NOT NULL,
+            title TEXT NOT NULL,
+            quantity $INT NOT NULL CHECK (quantity >= 1),
+            amount_minor $INT NOT NULL CHECK (amount_minor >= 0),
+            restock $INT NOT NULL CHECK (restock IN (0, 1)),
+            PRIMARY KEY (refund_id, position)
+        )$STRICT;
+
+        ALTER TABLE stock_movements ADD COLUMN refund_id TEXT;
         """)
 }

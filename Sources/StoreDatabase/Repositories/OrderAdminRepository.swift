@@ -78,6 +78,8 @@ public struct ManagedOrder: Hashable, Sendable, Identifiable {
     public let trackingNumber: String?
     /// `nil` for an order a guest placed without logging in.
     public let customer: OrderCustomer?
+    /// Oldest first: every refund asked for, pending, succeeded or failed.
+    public let refunds: [Refund]
     /// Oldest first; the payment opens it.
     public let timeline: [OrderEvent]
 
@@ -113,10 +115,13 @@ public struct OrderAdminRepository: Sendable {
     }
 
     /// An order's payment status, derived here and nowhere else, as an SQL expression over the
-    /// order's row named `o` (every query here names it so): today from the order's own status,
-    /// which only a full refund changes; the refunds of §14 extend it with their sums. The list's
-    /// filter and every answer read it, so they cannot disagree.
-    static let paymentStatus: SQLQuery = "CASE WHEN o.status = 'refunded' THEN 'refunded' ELSE 'paid' END"
+    /// order's row named `o` (every query here names it so): from what its succeeded refunds gave
+    /// back (docs/BEHAVIOUR.md §14). The list's filter and every answer read it, so they cannot
+    /// disagree.
+    static let paymentStatus: SQLQuery = """
+        CASE WHEN o.refunded_minor >= o.total_minor THEN 'refunded' \
+        WHEN o.refunded_minor > 0 THEN 'partially_refunded' ELSE 'paid' END
+        """
 
     /// The orders matching `filter`, newest first (then by id), `limit` of them from `offset`,
     /// and how many match in all. The order of the list is the `orders_by_time` index read
@@ -135,7 +140,8 @@ public struct OrderAdminRepository: Sendable {
                 SELECT o.id, o.created_at, o.currency, o.total_minor, o.fulfilment_status,
                        \(Self.paymentStatus) AS payment_status, c.email AS customer_email
                 FROM (
-                    SELECT o.id, o.created_at, o.currency, o.total_minor, o.fulfilment_status, o.status, o.shopper_id
+                    SELECT o.id, o.created_at, o.currency, o.total_minor, o.fulfilment_status, o.refunded_minor,
+                           o.shopper_id
                     FROM orders o \(filtered)
                     ORDER BY o.created_at DESC, o.id DESC
                     LIMIT \(limit) OFFSET \(offset)
@@ -282,7 +288,7 @@ public struct OrderAdminRepository: Sendable {
         return ManagedOrder(
             order: try OrderRepository.order(row, lines: lines), paymentStatus: try paymentStatus(row),
             fulfilment: try fulfilment(row), trackingNumber: try row.decode("tracking_number"), customer: customer,
-            timeline: timeline)
+            refunds: try RefundRepository.refunds(of: id, on: connection), timeline: timeline)
     }
 
     /// The `WHERE` conditions of `filter`, each able to use an index: the fulfilment status and

@@ -47,7 +47,8 @@ public enum StockLedger {
     @discardableResult
     static func move(
         _ product: ProductID, by change: Int, reason: StockReason, note: String?, actor: StockMover,
-        attempt: AttemptID? = nil, requestKey: IdempotencyKey? = nil, onlyIfActive: Bool, now: Date,
+        attempt: AttemptID? = nil, refund: RefundID? = nil, requestKey: IdempotencyKey? = nil, onlyIfActive: Bool,
+        now: Date,
         on connection: any SQLConnection
     ) throws -> Int? {
         let active: SQLQuery = onlyIfActive ? " AND active = 1" : ""
@@ -63,9 +64,11 @@ public enum StockLedger {
         try connection.execute(
             """
             INSERT INTO stock_movements (
-                product_id, change_units, reason, note, staff_id, actor, attempt_id, stock_after, at, request_key)
+                product_id, change_units, reason, note, staff_id, actor, attempt_id, refund_id, stock_after, at,
+                request_key)
             VALUES (\(product.rawValue), \(change), \(reason.rawValue), \(note), \(actor.actor?.staffID?.rawValue),
-                    \(actor.name), \(attempt?.rawValue), \(stock), \(now.unixMilliseconds), \(requestKey?.rawValue))
+                    \(actor.name), \(attempt?.rawValue), \(refund?.rawValue), \(stock), \(now.unixMilliseconds),
+                    \(requestKey?.rawValue))
             """)
         return stock
     }

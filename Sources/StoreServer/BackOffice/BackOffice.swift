@@ -51,4 +51,5 @@ struct BackOfficeServices: Sendable {
     let dashboard: Dashboard
     let audit: AuditLog
     let staff: StaffService
+    let refunds: RefundService
 }

@@ -139,7 +139,7 @@ extension AdminOrderBody {
             customer: managed.customer.map {
                 AdminOrderCustomerBody(id: $0.id.rawValue, email: $0.email, name: $0.name)
             },
-            refunds: [],
+            refunds: managed.refunds.map { RefundBody($0, forShopper: false) },
             timeline: managed.timeline.map {
                 OrderTimelineEntryBody(
                     at: StoreJSON.timestamp($0.at), kind: $0.kind, actor: $0.actor, detail: $0.detail)
