@@ -34,10 +34,11 @@ bench:
 	@scripts/bench.sh
 
 # The full chaos run: ≥ 2,000 checkouts from 100 naive shoppers while the server is killed with SIGKILL
-# at random moments and restarted (make test runs a short version). Figures go to docs/RELIABILITY.md.
+# at random moments and restarted, and 2,000 orders refunded and cancelled the same way (make test runs
+# short versions). Figures go to docs/RELIABILITY.md.
 chaos: deps
 	$(SWIFT) build --build-tests
-	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=4 STORE_CHAOS_CHECKOUTS=2000 STORE_CHAOS_SHOPPERS=100 $(SWIFT) test --skip-build --filter ChaosTests
+	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=4 STORE_CHAOS_CHECKOUTS=2000 STORE_CHAOS_SHOPPERS=100 STORE_CHAOS_REFUND_ORDERS=2000 $(SWIFT) test --skip-build --filter ChaosTests
 
 clean:
 	rm -rf .build
