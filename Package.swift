@@ -224,6 +224,14 @@ let package = Package(
                 "PostgresDriver",
             ],
             path: "benchmarks/BackOfficeBenchmark", swiftSettings: strictSwift),
+        // Refunds through the service, both databases and the sandbox: one at a time, 64 at once,
+        // and 20 at once on one order.
+        .executableTarget(
+            name: "RefundBenchmark",
+            dependencies: [
+                "StoreDatabase", "StoreServices", "PaymentProvider", "CheckoutKit", "StoreSQL", "PostgresDriver",
+            ],
+            path: "benchmarks/RefundBenchmark", swiftSettings: strictSwift),
         .executableTarget(
             name: "StatementCacheBenchmark", dependencies: ["PostgresDriver", "StoreSQL"],
             path: "benchmarks/StatementCacheBenchmark", swiftSettings: strictSwift),

@@ -9,6 +9,7 @@ swift build -c release --product PricingBenchmark
 swift build -c release --product DatabaseBenchmark
 swift build -c release --product StatementCacheBenchmark
 swift build -c release --product BackOfficeBenchmark
+swift build -c release --product RefundBenchmark
 
 pg_dir="$(mktemp -d /tmp/store-bench-pg.XXXXXX)"
 pg_port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
@@ -23,6 +24,8 @@ echo "== database"
 .build/release/DatabaseBenchmark
 echo "== back office at shop scale (10,000 products, 100,000 orders)"
 .build/release/BackOfficeBenchmark
+echo "== refunds (4,000 orders)"
+.build/release/RefundBenchmark
 echo "== PostgreSQL statement cache"
 .build/release/StatementCacheBenchmark
 echo "== HTTP catalog reads"
