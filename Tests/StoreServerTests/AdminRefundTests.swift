@@ -299,6 +299,11 @@ extension TestStore {
             #expect(try await store.stock(1) == stock, "nothing restocked before the money went back")
             #expect(try await store.providerRefunds(of: order.id).count == 1, "the provider did refund")
 
+            // Cancelling waits until that refund is settled: what it would give back is not known.
+            let cancel = try await store.cancel(order.id, token: owner)
+            #expect(cancel.status == 409)
+            #expect(try cancel.decode(ErrorBody.self).error.type == "refund_pending")
+
             let retried = try await store.refund(order.id, oneUnit, key: key, token: owner)
             #expect(retried.status == 201)
             #expect(try retried.decode(RefundBody.self).status == "succeeded")

@@ -61,6 +61,9 @@ public enum RefundRecordError: Error, Hashable, Sendable {
     case orderNotFound
     /// The refund cannot be made as asked (more than remains, a line already refunded…).
     case plan(RefundPlanError)
+    /// A cancellation while another refund of the order waits for the provider's answer: what it
+    /// would give back and restock is not known until that one is settled.
+    case refundPending
 }
 
 /// Refunds — the store's side of exactly-once refunds (docs/BEHAVIOUR.md §14, docs/DESIGN.md).
@@ -250,6 +253,13 @@ public struct RefundRepository: Sendable {
         }
         if let existing = try refund(order: new.orderID, key: new.key.rawValue, on: connection) {
             return .existing(existing)
+        }
+        if case .cancellation = new.selection,
+            try connection.queryFirst(
+                "SELECT 1 AS pending FROM refunds WHERE order_id = \(new.orderID.rawValue) AND state = 'pending'")
+                != nil
+        {
+            throw RefundRecordError.refundPending
         }
         let refundable = try refundable(order, on: connection)
         let plan: RefundPlan

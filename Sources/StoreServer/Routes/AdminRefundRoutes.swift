@@ -136,6 +136,12 @@ struct AdminRefundRoutes: Sendable {
                 status: .conflict)
         case .plan(let plan):
             throw plan.httpError
+        case .refundPending:
+            throw HTTPError(
+                .conflict, type: "refund_pending",
+                message:
+                    "A refund of this order is still being confirmed with the payment provider. Try again in a moment.",
+                headers: ["Retry-After": "1"])
         }
     }
 }
