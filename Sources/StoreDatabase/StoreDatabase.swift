@@ -32,6 +32,12 @@ public struct StoreDatabase: Sendable {
     public var catalogImport: CatalogImportRepository { CatalogImportRepository(database: sql) }
     public var productImages: ProductImageRepository { ProductImageRepository(database: sql) }
 
+    /// Whether every migration this build knows is applied (a read, answered by the database).
+    public func schemaIsCurrent() async throws -> Bool {
+        let applied = Set(try await Migrator.appliedVersions(sql))
+        return Schema.migrations.allSatisfy { applied.contains($0.version) }
+    }
+
     /// Opens the database at `url`, applies pending migrations and, when `seed` is set, seeds it.
     ///
     /// SQLite files are opened in WAL mode with `synchronous=FULL` and foreign keys on (the driver

@@ -125,6 +125,9 @@ public final class StoreServer: Sendable {
             clock: options.clock, fallbackHost: { "\(options.host):\(portBox.current)" }
         ).register(on: &routes)
         AdminRoutes(staff: staff).register(on: &routes)
+        let draining = Locked(false)
+        self.draining = draining
+        OperationsRoutes(database: database, draining: draining).register(on: &routes)
         let currency = configuration.shipping.currency
         let catalogManagement = CatalogManagement(
             database: database, catalog: catalog, currency: currency, clock: options.clock)
@@ -190,6 +193,8 @@ public final class StoreServer: Sendable {
     private let retention: (failedAttempts: TimeInterval, anonymousShoppers: TimeInterval)
     private let checkout: CheckoutService
     private let refunds: RefundService
+    /// Set when the server begins draining: readiness answers 503 from then on.
+    private let draining: Locked<Bool>
     private let clock: StoreClock
     private let log: ServerLog
 
@@ -257,6 +262,12 @@ public final class StoreServer: Sendable {
             response.headers[field.name] = field.value
         }
         return response
+    }
+
+    /// Stops declaring the server ready (`/readyz` answers 503 `draining`) while it keeps serving,
+    /// so that a load balancer sends new requests elsewhere before ``shutdown()``.
+    public func beginDraining() {
+        draining.withLock { $0 = true }
     }
 
     /// The port the server listens on (the real one when started with port 0).

@@ -27,6 +27,8 @@ enum StoreCommand: Equatable {
         var demoData = true
         /// Open connections allowed from one client address (behind a proxy, every client has its address).
         var connectionsPerAddress = StoreServer.Options.defaultConnectionsPerAddress
+        /// Seconds of service between SIGTERM (readiness 503 at once) and closing the listener.
+        var drainSeconds = 5
     }
 
     struct AddStaffOptions: Equatable {
@@ -78,6 +80,12 @@ enum StoreCommand: Equatable {
                         throw UsageError(message: "--connections-per-address must be a number from 1 to 100000")
                     }
                     options.connectionsPerAddress = limit
+                case "--drain-seconds":
+                    let text = try value(for: option)
+                    guard let seconds = Int(text), (0...300).contains(seconds) else {
+                        throw UsageError(message: "--drain-seconds must be a number from 0 to 300")
+                    }
+                    options.drainSeconds = seconds
                 default: throw UsageError(message: "unknown option \(option) for serve")
                 }
             }
@@ -138,6 +146,7 @@ enum StoreCommand: Equatable {
 
         USAGE
           store serve [--host HOST] [--port PORT] [--database URL] [--connections-per-address N] [--no-demo-data]
+                      [--drain-seconds N]
           store migrate [--database URL]
           store staff add --email EMAIL --role owner|catalog|orders [--password-stdin] [--database URL]
           store catalog import FILE [--dry-run] [--database URL]
@@ -180,6 +189,9 @@ enum StoreCommand: Equatable {
           --connections-per-address N
                             (serve) Open connections allowed from one client address (default \(StoreServer.Options.defaultConnectionsPerAddress);
                             raise it behind a reverse proxy, where every client has the proxy's address).
+          --drain-seconds N (serve) On SIGTERM, /readyz answers 503 at once and new connections are still
+                            served for N seconds (default 5) so a load balancer notices; then the listener
+                            closes, the requests in flight finish (30 s at most) and the process exits 0.
           --no-demo-data    (serve) A real shop: a new database gets the schema only — no products,
                             customers or staff (add the first owner with store staff add).
           --dry-run         (catalog import) Print what the file would do; import nothing.

@@ -57,7 +57,11 @@ case .serve(let options):
     // Written straight to the file descriptor: whoever waits for this line sees it at once.
     FileHandle.standardOutput.write(Data("listening on \(running.address)\n".utf8))
     let signal = TerminationSignals.wait()
-    FileHandle.standardError.write(Data("store: signal \(signal): finishing the requests in flight\n".utf8))
+    running.server.beginDraining()
+    FileHandle.standardError.write(
+        Data("store: signal \(signal): draining — not ready, still serving for \(options.drainSeconds) s\n".utf8))
+    if options.drainSeconds > 0 { Thread.sleep(forTimeInterval: TimeInterval(options.drainSeconds)) }
+    FileHandle.standardError.write(Data("store: finishing the requests in flight\n".utf8))
     try? waitFor { await running.stop() }
     FileHandle.standardError.write(Data("store: stopped\n".utf8))
 }

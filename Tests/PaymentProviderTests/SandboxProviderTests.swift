@@ -267,8 +267,14 @@ import Testing
                 return try await group.reduce(into: [RefundOutcome]()) { $0.append($1) }
             }
             #expect(Set(storm).count == 1)
-            #expect(try await sandbox.refunds().filter { $0.refundID != nil }.count == 2)
-            #expect(try await sandbox.refundedAmount(ofChargeKey: "k-paid") == Self.eur(8_00))
+            let made = try await sandbox.refunds().filter { $0.refundID != nil }
+            #expect(made.count == 2)
+            // The storm's one refund is whichever of its two amounts reached the ledger first.
+            let stormAmount = try #require(made.first { $0.key == "r-storm" }?.amount)
+            #expect([Self.eur(3_00), Self.eur(3_01)].contains(stormAmount))
+            #expect(
+                try await sandbox.refundedAmount(ofChargeKey: "k-paid")
+                    == Money(minorUnits: 5_00 + stormAmount.minorUnits, currency: .eur))
         }
     }
 

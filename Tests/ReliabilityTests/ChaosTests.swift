@@ -69,7 +69,7 @@ import FoundationNetworking
         private let lock = NSLock()
 
         init(port: Int, database: String) {
-            arguments = ["serve", "--port", String(port), "--database", database]
+            arguments = ["serve", "--port", String(port), "--database", database, "--drain-seconds", "0"]
         }
 
         func start() async throws {
@@ -124,6 +124,14 @@ import FoundationNetworking
 
     static var environment: [String: String] { ProcessInfo.processInfo.environment }
 
+    /// One session for every chaos run in the process, never torn down: tearing `URLSession`s
+    /// down while others run is what once crashed libdispatch in the test run.
+    static let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 5
+        return URLSession(configuration: configuration)
+    }()
+
     @Test func checkoutsSurviveKillMinusNine() async throws {
         let checkouts = Int(Self.environment["STORE_CHAOS_CHECKOUTS"] ?? "") ?? 240
         let shoppers = Int(Self.environment["STORE_CHAOS_SHOPPERS"] ?? "") ?? 16
@@ -141,9 +149,7 @@ import FoundationNetworking
         let server = ServerProcess(port: port, database: "sqlite:\(path)")
         try await server.start()
         guard let base = URL(string: "http://127.0.0.1:\(port)") else { throw TestError("bad URL") }
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 5
-        let session = URLSession(configuration: configuration)
+        let session = Self.session
         let tally = Tally()
 
         /// Sends until the server answers; connection errors and timeouts are retried (same request).

@@ -82,9 +82,7 @@ import FoundationNetworking
         let server = ChaosTests.ServerProcess(port: port, database: "sqlite:\(path)")
         try await server.start()
         guard let base = URL(string: "http://127.0.0.1:\(port)") else { throw TestError("bad URL") }
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 5
-        let session = URLSession(configuration: configuration)
+        let session = ChaosTests.session
         let tally = Tally()
 
         @Sendable func send(

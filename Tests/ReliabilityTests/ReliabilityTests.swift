@@ -216,8 +216,8 @@ import FoundationNetworking
             // Migrate and seed once, as the first server of a fleet would.
             let setup = try await StoreDatabase.open(url: url, hasher: .minimal, poolSize: 1)
             await setup.close()
-            let first = try StoreProcess.launch(["serve", "--port", "0", "--database", url])
-            let second = try StoreProcess.launch(["serve", "--port", "0", "--database", url])
+            let first = try StoreProcess.launch(["serve", "--port", "0", "--database", url, "--drain-seconds", "0"])
+            let second = try StoreProcess.launch(["serve", "--port", "0", "--database", url, "--drain-seconds", "0"])
             defer {
                 if first.process.isRunning { first.process.terminate() }
                 if second.process.isRunning { second.process.terminate() }
@@ -227,7 +227,7 @@ import FoundationNetworking
                 let line = try await StoreProcess.firstLine(of: process)
                 found.append(try #require(URL(string: String(line.dropFirst("listening on ".count)))))
             }
-            let session = URLSession(configuration: .ephemeral)
+            let session = ChaosTests.session
             let call: Call = { base, method, path, token, key, json in
                 var request = URLRequest(url: try #require(URL(string: path, relativeTo: base)))
                 request.httpMethod = method

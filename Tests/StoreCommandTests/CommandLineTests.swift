@@ -32,11 +32,14 @@ import FoundationNetworking
         }
     }
 
-    @Test func servesOnAFreePortAnnouncesItAndStopsCleanlyOnSIGTERM() async throws {
+    @Test(
+        "serves on a free port, announces it; on SIGTERM not ready at once, still serving while it drains, then exit 0")
+    func servesOnAFreePortAnnouncesItAndDrainsOnSIGTERM() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("store-cli-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = "sqlite:\(directory.appendingPathComponent("nested/store.sqlite").path)"
-        let running = try StoreProcess.launch(["serve", "--port", "0"], environment: ["STORE_DATABASE_URL": database])
+        let running = try StoreProcess.launch(
+            ["serve", "--port", "0", "--drain-seconds", "3"], environment: ["STORE_DATABASE_URL": database])
         defer { if running.process.isRunning { running.process.terminate() } }
 
         let line = try await StoreProcess.firstLine(of: running)
@@ -50,8 +53,23 @@ import FoundationNetworking
         #expect(data.count > 1_000)
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("nested/store.sqlite").path))
 
+        func status(_ path: String) async -> Int? {
+            guard let url = URL(string: "http://127.0.0.1:\(port)\(path)"),
+                let (_, response) = try? await URLSession.shared.data(from: url)
+            else { return nil }
+            return (response as? HTTPURLResponse)?.statusCode
+        }
+        #expect(await status("/readyz") == 200)
+        #expect(await status("/healthz") == 200)
+
         running.process.terminate()  // SIGTERM
+        // Not ready at once, while still serving: a load balancer sends new requests elsewhere.
+        _ = try await eventually(every: .milliseconds(20)) { await status("/readyz") == 503 }
+        #expect(await status("/healthz") == 200)
+        #expect(await status("/api/products") == 200)
+        #expect(running.process.isRunning)
         #expect(try await StoreProcess.waitForExit(running) == 0)
+        #expect(running.stderr.text.contains("draining"))
         #expect(running.stderr.text.contains("\"route\":\"/api/products\""))
         #expect(running.stderr.text.contains("stopped"))
     }
@@ -83,7 +101,9 @@ import FoundationNetworking
         #expect(try await StoreProcess.waitForExit(noTerminal) == 1)
         #expect(noTerminal.stderr.text.contains("--password-stdin"))
 
-        let running = try StoreProcess.launch(["serve", "--port", "0", "--no-demo-data", "--database", database])
+        let running = try StoreProcess.launch([
+            "serve", "--port", "0", "--no-demo-data", "--database", database, "--drain-seconds", "0",
+        ])
         defer { if running.process.isRunning { running.process.terminate() } }
         let line = try await StoreProcess.firstLine(of: running)
         let base = String(line.dropFirst("listening on ".count))

@@ -12,7 +12,10 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("store-shop-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try CLI.launch(
-            ["serve", "--port", "0", "--database", "sqlite:\(directory.appendingPathComponent("store.sqlite").path)"])
+            [
+                "serve", "--port", "0", "--drain-seconds", "0", "--database",
+                "sqlite:\(directory.appendingPathComponent("store.sqlite").path)",
+            ])
         defer { if server.process.isRunning { server.process.terminate() } }
         let line = try await CLI.firstLine(of: server)
         let base = String(line.dropFirst("listening on ".count))

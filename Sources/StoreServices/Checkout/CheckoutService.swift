@@ -308,6 +308,8 @@ package struct CheckoutService: Sendable {
 package final class FirstResult<Value: Sendable>: Sendable {
     private let continuation = Locked<CheckedContinuation<Value, Never>?>(nil)
 
+    package init() {}
+
     package func install(_ continuation: CheckedContinuation<Value, Never>) {
         self.continuation.withLock { $0 = continuation }
     }
