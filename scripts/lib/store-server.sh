@@ -19,7 +19,7 @@ STORE_URL=""
 start_store() {
     local binary="$1" directory="$2" line
     shift 2
-    "$binary" serve --host 127.0.0.1 --port 0 "$@" >"$directory/server.out" 2>>"$directory/server.log" &
+    "$binary" serve --host 127.0.0.1 --port 0 --drain-seconds 0 "$@" >"$directory/server.out" 2>>"$directory/server.log" &
     STORE_PID=$!
     STORE_URL=""
     for _ in $(seq 1 600); do
