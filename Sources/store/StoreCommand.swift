@@ -7,6 +7,7 @@ import StoreServer
 enum StoreCommand: Equatable {
     case serve(ServeOptions)
     case migrate(database: String)
+    case backup(database: String, to: String)
     case addStaff(AddStaffOptions)
     case importCatalog(CatalogImportOptions)
     case exportCatalog(CatalogExportOptions)
@@ -102,6 +103,20 @@ enum StoreCommand: Equatable {
             }
             do { _ = try DatabaseURL(database) } catch { throw UsageError(message: error.description) }
             return .migrate(database: database)
+        case "backup":
+            var database = defaultDatabase
+            var destination: String?
+            while let option = rest.popFirst() {
+                switch option {
+                case "-h", "--help": return .help(topic: "backup")
+                case "--database": database = try value(for: option)
+                case "--to": destination = try value(for: option)
+                default: throw UsageError(message: "unknown option \(option) for backup")
+                }
+            }
+            guard let destination, !destination.isEmpty else { throw UsageError(message: "backup needs --to FILE") }
+            do { _ = try DatabaseURL(database) } catch { throw UsageError(message: error.description) }
+            return .backup(database: database, to: destination)
         case "staff":
             guard rest.popFirst() == "add" else { throw UsageError(message: "store staff: the command is add") }
             var options = AddStaffOptions(database: defaultDatabase)
@@ -148,6 +163,7 @@ enum StoreCommand: Equatable {
           store serve [--host HOST] [--port PORT] [--database URL] [--connections-per-address N] [--no-demo-data]
                       [--drain-seconds N]
           store migrate [--database URL]
+          store backup --to FILE [--database URL]
           store staff add --email EMAIL --role owner|catalog|orders [--password-stdin] [--database URL]
           store catalog import FILE [--dry-run] [--database URL]
           store catalog export [--to FILE] [--database URL]
@@ -163,6 +179,10 @@ enum StoreCommand: Equatable {
                     never a token, a password, a body or card data). SIGINT or SIGTERM stops accepting
                     connections, finishes the requests in flight, closes the database and exits 0.
           migrate   Applies pending schema migrations and seeds the store, then exits.
+          backup    Copies a SQLite store to a new FILE while it serves and writes (SQLite's online
+                    backup: one consistent snapshot), checks the copy (integrity_check) and prints the
+                    orders, customers and products it holds. A server started on the copy serves it.
+                    For PostgreSQL: pg_dump -Fc and pg_restore (see README).
           staff add Adds a member of staff to the back office (/admin) with a role: owner (everything,
                     and staff), catalog (products, prices, stock, promotions) or orders (orders,
                     fulfilment, refunds, customers). The password is asked for on the terminal, without

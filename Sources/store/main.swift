@@ -25,6 +25,16 @@ case .migrate(let url):
     } catch {
         fail("cannot prepare the database: \(error)", code: 1)
     }
+case .backup(let database, let destination):
+    do {
+        let report = try waitFor { try await StoreDatabase.backUp(url: database, to: destination) }
+        print(
+            "backed up \(redacted(database)) to \(destination): integrity \(report.integrity); "
+                + "\(report.orders) orders, \(report.customers) customers, \(report.products) products")
+        if !report.isSound { exit(1) }
+    } catch {
+        fail("backup: \(error)", code: 1)
+    }
 case .addStaff(let options):
     do {
         try waitFor { try await addStaff(options) }
