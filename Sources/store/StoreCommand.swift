@@ -45,13 +45,59 @@ enum StoreCommand: Equatable {
         let message: String
     }
 
-    /// Reads `arguments` (without the program name); `environment` supplies `STORE_DATABASE_URL`.
+    /// Each option of `store serve` that an environment variable may give instead: the variable, the
+    /// option, and whether the option is a flag (set by `1`, `true` or `yes`). An option on the
+    /// command line wins over its variable.
+    static let serveEnvironment: [(variable: String, option: String, isFlag: Bool)] = [
+        ("STORE_HOST", "--host", false),
+        ("STORE_PORT", "--port", false),
+        ("STORE_DATABASE_URL", "--database", false),
+        ("STORE_CONNECTIONS_PER_ADDRESS", "--connections-per-address", false),
+        ("STORE_DRAIN_SECONDS", "--drain-seconds", false),
+        ("STORE_NO_DEMO_DATA", "--no-demo-data", true),
+    ]
+
+    /// The options `environment` gives `store serve`, as command-line arguments.
+    static func serveArguments(from environment: [String: String]) throws(UsageError) -> [String] {
+        var arguments: [String] = []
+        for (variable, option, isFlag) in serveEnvironment {
+            guard let value = environment[variable], !value.isEmpty, variable != "STORE_DATABASE_URL" else { continue }
+            if isFlag {
+                switch value.lowercased() {
+                case "1", "true", "yes": arguments.append(option)
+                case "0", "false", "no": break
+                default: throw UsageError(message: "\(variable) must be 1, true or yes (or 0, false or no)")
+                }
+            } else {
+                do {
+                    _ = try parse(["serve", option, value], environment: [:], servingFromEnvironment: false)
+                } catch {
+                    throw UsageError(message: "\(variable): \(error.message)")
+                }
+                arguments += [option, value]
+            }
+        }
+        return arguments
+    }
+
+    /// Reads `arguments` (without the program name); `environment` supplies `STORE_DATABASE_URL`
+    /// and, for `store serve`, the variables of ``serveEnvironment``.
     static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> StoreCommand {
+        try parse(arguments, environment: environment, servingFromEnvironment: true)
+    }
+
+    private static func parse(
+        _ arguments: [String], environment: [String: String], servingFromEnvironment: Bool
+    ) throws(UsageError) -> StoreCommand {
         let defaultDatabase =
             environment["STORE_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
             ?? "sqlite:.store/store.sqlite"
         guard let command = arguments.first else { return .help(topic: nil) }
         var rest = arguments.dropFirst()
+        if command == "serve", servingFromEnvironment {
+            // The environment's options first, so that the command line's own win.
+            rest = ArraySlice(try serveArguments(from: environment)) + rest
+        }
         func value(for option: String) throws(UsageError) -> String {
             guard let value = rest.popFirst(), !value.hasPrefix("--") else {
                 throw UsageError(message: "\(option) needs a value")
@@ -156,6 +202,14 @@ enum StoreCommand: Equatable {
         }
     }
 
+    /// One line per variable of ``serveEnvironment``: `  STORE_PORT    --port`.
+    static var serveEnvironmentHelp: String {
+        serveEnvironment.map { entry in
+            "  " + entry.variable.padding(toLength: 32, withPad: " ", startingAt: 0) + entry.option
+                + (entry.isFlag ? " (1, true or yes)" : "")
+        }.joined(separator: "\n")
+    }
+
     static let usage = """
         store — the OnlineStore server and its terminal storefront
 
@@ -221,6 +275,10 @@ enum StoreCommand: Equatable {
           --database URL    sqlite:PATH (default sqlite:.store/store.sqlite; the directory is created)
                             or postgres://user[:password]@host:port/dbname. When absent, the
                             STORE_DATABASE_URL environment variable is used if set.
+
+        ENVIRONMENT
+          Every option of serve may be given as a variable instead; the command line wins.
+        \(serveEnvironmentHelp)
 
         EXAMPLES
           store serve

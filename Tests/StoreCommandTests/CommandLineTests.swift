@@ -74,6 +74,32 @@ import FoundationNetworking
         #expect(running.stderr.text.contains("stopped"))
     }
 
+    @Test("every serve option as an environment variable, the command line winning; a bad one named")
+    func optionsFromTheEnvironment() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("store-env-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bad = try StoreProcess.launch(["serve"], environment: ["STORE_DRAIN_SECONDS": "forever"])
+        #expect(try await StoreProcess.waitForExit(bad) == 64)
+        #expect(bad.stderr.text.contains("STORE_DRAIN_SECONDS: --drain-seconds must be a number"))
+
+        let running = try StoreProcess.launch(
+            ["serve", "--port", "0"],
+            environment: [
+                "STORE_PORT": "1", "STORE_HOST": "127.0.0.1", "STORE_NO_DEMO_DATA": "true", "STORE_DRAIN_SECONDS": "0",
+                "STORE_DATABASE_URL": "sqlite:\(directory.appendingPathComponent("env.sqlite").path)",
+            ])
+        defer { if running.process.isRunning { running.process.terminate() } }
+        let line = try await StoreProcess.firstLine(of: running)
+        let port = try #require(Int(line.split(separator: ":").last ?? ""))
+        #expect(port > 1, "--port 0 on the command line wins over STORE_PORT=1")
+        let url = try #require(URL(string: "http://127.0.0.1:\(port)/api/products"))
+        let (data, _) = try await URLSession.shared.data(from: url)
+        #expect(String(decoding: data, as: UTF8.self) == "[]", "STORE_NO_DEMO_DATA: an empty shop")
+        running.process.terminate()
+        #expect(try await StoreProcess.waitForExit(running) == 0)
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("env.sqlite").path))
+    }
+
     @Test("a real shop: --no-demo-data serves an empty store; store staff add gives it its first owner")
     func aRealShop() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("store-real-\(UUID().uuidString)")
