@@ -30,6 +30,8 @@ public final class StoreServer: Sendable {
         public static let defaultConnectionsPerAddress = HTTPServer.Configuration.defaultConnectionsPerAddress
         /// How long a client may take to send a request's header fields.
         public var headerDeadline: Duration
+        /// The proxies whose `X-Forwarded-For` / `X-Forwarded-Proto` are believed; nobody's unless set.
+        public var trustedProxies: TrustedProxies
 
         public init(
             host: String = "127.0.0.1", port: Int = 8080, configuration: StoreConfiguration = StoreConfiguration(),
@@ -37,8 +39,9 @@ public final class StoreServer: Sendable {
             reconciliationInterval: Duration = .seconds(5), housekeepingInterval: Duration = .seconds(600),
             logFlushInterval: Duration = .milliseconds(100),
             connectionsPerAddress: Int = Options.defaultConnectionsPerAddress,
-            headerDeadline: Duration = .seconds(15)
+            headerDeadline: Duration = .seconds(15), trustedProxies: TrustedProxies = .none
         ) {
+            self.trustedProxies = trustedProxies
             self.connectionsPerAddress = connectionsPerAddress
             self.headerDeadline = headerDeadline
             self.reconciliationInterval = reconciliationInterval
@@ -105,6 +108,7 @@ public final class StoreServer: Sendable {
         var routes = RouteTable(
             sessions: sessions, staff: staff,
             backOfficeGate: BackOfficeGate(staff: staff, shopName: "OnlineStore", locale: configuration.locale))
+        routes.use(ForwardedHeaders(trusted: options.trustedProxies))
         routes.use(CardNumberGuard())
         CatalogRoutes(cache: documents, images: try ProductImages.load()).register(on: &routes)
         SessionRoutes(sessions: sessions, login: login).register(on: &routes)

@@ -9,7 +9,8 @@ extension StoreCommand.ServeOptions {
     var launch: RunningStore.Launch {
         RunningStore.Launch(
             databaseURL: database,
-            server: StoreServer.Options(host: host, port: port, connectionsPerAddress: connectionsPerAddress),
+            server: StoreServer.Options(
+                host: host, port: port, connectionsPerAddress: connectionsPerAddress, trustedProxies: trustedProxies),
             demoData: demoData)
     }
 }

@@ -30,6 +30,8 @@ enum StoreCommand: Equatable {
         var connectionsPerAddress = StoreServer.Options.defaultConnectionsPerAddress
         /// Seconds of service between SIGTERM (readiness 503 at once) and closing the listener.
         var drainSeconds = 5
+        /// The proxies whose X-Forwarded-For / X-Forwarded-Proto are believed.
+        var trustedProxies = TrustedProxies.none
     }
 
     struct AddStaffOptions: Equatable {
@@ -54,6 +56,7 @@ enum StoreCommand: Equatable {
         ("STORE_DATABASE_URL", "--database", false),
         ("STORE_CONNECTIONS_PER_ADDRESS", "--connections-per-address", false),
         ("STORE_DRAIN_SECONDS", "--drain-seconds", false),
+        ("STORE_TRUST_PROXY", "--trust-proxy", false),
         ("STORE_NO_DEMO_DATA", "--no-demo-data", true),
     ]
 
@@ -133,6 +136,11 @@ enum StoreCommand: Equatable {
                         throw UsageError(message: "--drain-seconds must be a number from 0 to 300")
                     }
                     options.drainSeconds = seconds
+                case "--trust-proxy":
+                    guard let trusted = TrustedProxies(parsing: try value(for: option)) else {
+                        throw UsageError(message: "--trust-proxy takes addresses or CIDR ranges: 10.0.0.0/8,127.0.0.1")
+                    }
+                    options.trustedProxies = trusted
                 default: throw UsageError(message: "unknown option \(option) for serve")
                 }
             }
@@ -215,7 +223,7 @@ enum StoreCommand: Equatable {
 
         USAGE
           store serve [--host HOST] [--port PORT] [--database URL] [--connections-per-address N] [--no-demo-data]
-                      [--drain-seconds N]
+                      [--drain-seconds N] [--trust-proxy CIDR[,CIDR…]]
           store migrate [--database URL]
           store backup --to FILE [--database URL]
           store staff add --email EMAIL --role owner|catalog|orders [--password-stdin] [--database URL]
@@ -266,6 +274,10 @@ enum StoreCommand: Equatable {
           --drain-seconds N (serve) On SIGTERM, /readyz answers 503 at once and new connections are still
                             served for N seconds (default 5) so a load balancer notices; then the listener
                             closes, the requests in flight finish (30 s at most) and the process exits 0.
+          --trust-proxy CIDR[,CIDR…]
+                            (serve) Believe X-Forwarded-For (the client's address, for limits) and
+                            X-Forwarded-Proto (Secure cookies over https) only from these proxies;
+                            from anyone else they are ignored.
           --no-demo-data    (serve) A real shop: a new database gets the schema only — no products,
                             customers or staff (add the first owner with store staff add).
           --dry-run         (catalog import) Print what the file would do; import nothing.

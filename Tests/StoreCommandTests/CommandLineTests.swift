@@ -100,6 +100,37 @@ import FoundationNetworking
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("env.sqlite").path))
     }
 
+    @Test("X-Forwarded-For counts only from a trusted proxy: a forged one changes no limit")
+    func forwardedForOnlyFromTrustedProxies() async throws {
+        func newSessions(trusting: [String], count: Int) async throws -> [Int] {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "store-xff-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let database = "sqlite:\(directory.appendingPathComponent("store.sqlite").path)"
+            let running = try StoreProcess.launch(
+                ["serve", "--port", "0", "--drain-seconds", "0", "--database", database] + trusting)
+            defer { if running.process.isRunning { running.process.terminate() } }
+            let base = String(try await StoreProcess.firstLine(of: running).dropFirst("listening on ".count))
+            var statuses: [Int] = []
+            for index in 0..<count {
+                var request = URLRequest(url: try #require(URL(string: base + "/api/sessions")))
+                request.httpMethod = "POST"
+                request.setValue("198.51.100.\(index % 250)", forHTTPHeaderField: "X-Forwarded-For")
+                let (_, response) = try await URLSession.shared.data(for: request)
+                statuses.append((response as? HTTPURLResponse)?.statusCode ?? 0)
+            }
+            running.process.terminate()
+            _ = try await StoreProcess.waitForExit(running)
+            return statuses
+        }
+        // 130 new shoppers from one address pass its burst of 120 — unless a trusted proxy says
+        // each came from another client.
+        let forged = try await newSessions(trusting: [], count: 130)
+        #expect(forged.filter { $0 == 429 }.count == 10, "a forged X-Forwarded-For is ignored")
+        let proxied = try await newSessions(trusting: ["--trust-proxy", "127.0.0.1/32"], count: 130)
+        #expect(proxied.allSatisfy { $0 == 201 }, "behind a trusted proxy each client has its own limit")
+    }
+
     @Test("a real shop: --no-demo-data serves an empty store; store staff add gives it its first owner")
     func aRealShop() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("store-real-\(UUID().uuidString)")

@@ -23,11 +23,13 @@ extension RunningStore {
         _ backend: Backend, prefix: String, clock: StoreClock = .system,
         configuration: StoreConfiguration = StoreConfiguration(),
         provider wrap: @escaping @Sendable (SandboxProvider) -> any PaymentProvider = { $0 },
-        log: ServerLog = ServerLog(sink: { _ in }),
+        log: ServerLog = ServerLog(sink: { _ in }), trustedProxies: TrustedProxies = .none,
         _ body: (RunningStore) async throws -> Void
     ) async throws {
         func run(_ url: String) async throws {
-            let store = try await start(url: url, clock: clock, configuration: configuration, provider: wrap, log: log)
+            let store = try await start(
+                url: url, clock: clock, configuration: configuration, provider: wrap, log: log,
+                trustedProxies: trustedProxies)
             do {
                 try await body(store)
             } catch {
@@ -54,14 +56,14 @@ extension RunningStore {
     public static func start(
         url: String, clock: StoreClock = .system, configuration: StoreConfiguration = StoreConfiguration(),
         provider wrap: @escaping @Sendable (SandboxProvider) -> any PaymentProvider = { $0 },
-        log: ServerLog = ServerLog(sink: { _ in })
+        log: ServerLog = ServerLog(sink: { _ in }), trustedProxies: TrustedProxies = .none
     ) async throws -> RunningStore {
         try await start(
             Launch(
                 databaseURL: url,
                 server: StoreServer.Options(
                     port: 0, configuration: configuration, clock: clock, hasher: .minimal, log: log,
-                    reconciliationInterval: .seconds(3_600)),
+                    reconciliationInterval: .seconds(3_600), trustedProxies: trustedProxies),
                 databasePoolSize: 4, ledgerPoolSize: 2, provider: wrap))
     }
 }

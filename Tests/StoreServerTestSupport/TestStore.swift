@@ -53,12 +53,12 @@ public struct TestStore: Sendable {
     public static func with(
         _ backend: Backend, clock: StoreClock = .system, configuration: StoreConfiguration = StoreConfiguration(),
         provider: @escaping @Sendable (SandboxProvider) -> any PaymentProvider = { $0 },
-        _ body: (TestStore) async throws -> Void
+        trustedProxies: TrustedProxies = .none, _ body: (TestStore) async throws -> Void
     ) async throws {
         let log = LogLines()
         try await RunningStore.with(
             backend, prefix: "e2e", clock: clock, configuration: configuration, provider: provider,
-            log: log.serverLog
+            log: log.serverLog, trustedProxies: trustedProxies
         ) { running in
             try await body(TestStore(running: running, log: log))
         }

@@ -90,10 +90,10 @@ import FoundationNetworking
             let basket = try await browser.get("/basket")
             #expect(basket.text.contains("Running cap"))
 
-            // Behind TLS the cookies are Secure.
-            let secure = TestBrowser(base: store.base)
-            let tls = try await secure.post("/basket/items", add, headers: ["X-Forwarded-Proto": "https"])
-            #expect(TestBrowser.setCookieLines(tls).allSatisfy { $0.contains("Secure") })
+            // X-Forwarded-Proto from a client that is not a trusted proxy is ignored.
+            let forged = try await TestBrowser(base: store.base).post(
+                "/basket/items", add, headers: ["X-Forwarded-Proto": "https"])
+            #expect(TestBrowser.setCookieLines(forged).allSatisfy { !$0.contains("Secure") })
 
             // return_to never leaves the store.
             for target in ["https://evil.example/", "//evil.example/", "/\\evil.example"] {
@@ -101,6 +101,24 @@ import FoundationNetworking
                     "/basket/items", [("product_id", "3"), ("quantity", "1"), ("return_to", target)])
                 #expect(away.header("Location") == "/", "\(target)")
             }
+        }
+    }
+
+    @Test("behind a trusted proxy that says https, the cookies are Secure", arguments: [Backend.sqlite])
+    func secureCookiesBehindATrustedProxy(backend: Backend) async throws {
+        let loopback = try #require(TrustedProxies(parsing: "127.0.0.1/32,::1"))
+        try await TestStore.with(backend, trustedProxies: loopback) { store in
+            let add = [("product_id", "2"), ("quantity", "1"), ("return_to", "/")]
+            // The browser sees the proxy's https address, and its Origin says so.
+            let origin = store.base.absoluteString.replacingOccurrences(of: "http://", with: "https://")
+            let tls = try await TestBrowser(base: store.base).post(
+                "/basket/items", add, origin: false,
+                headers: [
+                    "X-Forwarded-Proto": "https", "Origin": String(origin.dropLast(origin.hasSuffix("/") ? 1 : 0)),
+                ])
+            #expect(tls.status == 303)
+            #expect(!TestBrowser.setCookieLines(tls).isEmpty)
+            #expect(TestBrowser.setCookieLines(tls).allSatisfy { $0.contains("Secure") })
         }
     }
 
