@@ -67,6 +67,7 @@ extension StorePages {
             [.class("receipt-refunds"), .ariaLabelledBy("refunds-title")],
             .h2([.id("refunds-title")], "Refunds"),
             .p([.class("refunded-total")], .fragment(summary)),
+            .p([.class("hint")], "Refunds go back the way you paid."),
             .ol([.class("refund-list")], .fragment(receipt.refunds.map { refund($0, context: context) })))
     }
 

@@ -471,12 +471,14 @@ public enum StoreStylesheet {
         .receipt-totals h2 { margin-top: 0; }
         .receipt-refunds { margin-top: 1.5rem; padding: 1rem 1.25rem; }
         .receipt-refunds h2 { margin-top: 0; }
-        .refunded-total { margin: 0 0 1rem; }
+        .refunded-total { margin: 0; }
+        .receipt-refunds > .hint { margin: 0.25rem 0 1rem; }
         .refund-list { display: grid; gap: 1rem; margin: 0; padding: 0; list-style: none; }
         .refund { padding-top: 1rem; border-top: 1px solid var(--line); }
         .refund h3 { margin: 0 0 0.5rem; font-size: 1rem; }
         .refund .hint { margin: 0 0 0.5rem; }
         .refund .summary-lines { margin: 0; }
+        .refund .summary-lines li:last-child { border-bottom: 0; }
         .refund-pending h3 { color: var(--warning); }
 
         .badge {
