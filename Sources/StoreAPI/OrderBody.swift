@@ -1,7 +1,8 @@
 import CheckoutKit
 import Foundation
 
-/// An order as the API shows it (docs/BEHAVIOUR.md §9): the prices as charged.
+/// An order as the API shows it (docs/BEHAVIOUR.md §9, §14): the prices as charged, where the
+/// payment stands and the refunds that gave money back.
 public struct OrderBody: Codable, Hashable, Sendable {
     /// Opaque and not guessable.
     public var id: String
@@ -19,6 +20,13 @@ public struct OrderBody: Codable, Hashable, Sendable {
     /// The promotion code that gave a discount, if any.
     public var promotion: String?
     public var createdAt: Date
+    /// `paid`, `partially_refunded` or `refunded`. An answer kept from before refunds existed (a
+    /// checkout replayed for its key) has none: it reads as `paid`.
+    public var paymentStatus: String
+    /// The order's succeeded and pending refunds as its shopper sees them (no note, nor who asked,
+    /// nor the provider's reason), oldest first. A failed refund gave nothing back, so it is left
+    /// out. An answer kept from before refunds existed has none: `[]`.
+    public var refunds: [RefundBody]
 
     private enum CodingKeys: String, CodingKey {
         case id
@@ -32,11 +40,14 @@ public struct OrderBody: Codable, Hashable, Sendable {
         case paymentMethod = "payment_method"
         case promotion
         case createdAt = "created_at"
+        case paymentStatus = "payment_status"
+        case refunds
     }
 
     public init(
         id: String, status: String, lines: [OrderLineBody], subtotal: Money, discount: Money, shipping: Money,
-        fee: Money, total: Money, paymentMethod: PaymentMethodBody, promotion: String?, createdAt: Date
+        fee: Money, total: Money, paymentMethod: PaymentMethodBody, promotion: String?, createdAt: Date,
+        paymentStatus: String = PaymentStatus.paid.rawValue, refunds: [RefundBody] = []
     ) {
         self.id = id
         self.status = status
@@ -49,15 +60,26 @@ public struct OrderBody: Codable, Hashable, Sendable {
         self.paymentMethod = paymentMethod
         self.promotion = promotion
         self.createdAt = createdAt
+        self.paymentStatus = paymentStatus
+        self.refunds = refunds
     }
 
-    public init(_ order: Order) {
+    /// `placed` as its shopper sees it: its payment status and its refunds.
+    public init(_ placed: ShopperOrder) {
+        let order = placed.order
         self.init(
             id: order.id.rawValue, status: order.status.rawValue, lines: order.lines.map(OrderLineBody.init),
             subtotal: order.subtotal, discount: order.discount, shipping: order.shipping, fee: order.fee,
             total: order.total,
             paymentMethod: PaymentMethodBody(type: order.paymentMethod.rawValue, brand: order.cardBrand),
-            promotion: order.promotionCode?.rawValue, createdAt: order.createdAt)
+            promotion: order.promotionCode?.rawValue, createdAt: order.createdAt,
+            paymentStatus: placed.paymentStatus.rawValue,
+            refunds: placed.refunds.map { RefundBody($0, forShopper: true) })
+    }
+
+    /// A freshly paid order, as the checkout answers it: `paid`, with no refunds.
+    public init(paid order: Order) {
+        self.init(ShopperOrder(paid: order))
     }
 
     public init(from decoder: any Decoder) throws {
@@ -74,6 +96,9 @@ public struct OrderBody: Codable, Hashable, Sendable {
         promotion = try container.decodeIfPresent(String.self, forKey: .promotion)
         createdAt = try StoreJSON.date(
             container.decode(String.self, forKey: .createdAt), forKey: .createdAt, in: container)
+        paymentStatus =
+            try container.decodeIfPresent(String.self, forKey: .paymentStatus) ?? PaymentStatus.paid.rawValue
+        refunds = try container.decodeIfPresent([RefundBody].self, forKey: .refunds) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -89,6 +114,8 @@ public struct OrderBody: Codable, Hashable, Sendable {
         try container.encode(paymentMethod, forKey: .paymentMethod)
         try container.encodeIfPresent(promotion, forKey: .promotion)
         try container.encode(StoreJSON.timestamp(createdAt), forKey: .createdAt)
+        try container.encode(paymentStatus, forKey: .paymentStatus)
+        try container.encode(refunds, forKey: .refunds)
     }
 }
 

@@ -28,11 +28,16 @@ public enum StoreJSON {
         date.formatted(timestampStyle)
     }
 
+    /// The instant an ISO 8601 timestamp (with or without fractions of a second) names, or `nil`.
+    public static func date(_ text: String) -> Date? {
+        if let date = try? timestampStyle.parse(text) { return date }
+        return try? Date.ISO8601FormatStyle().parse(text)
+    }
+
     static func date<Key: CodingKey>(
         _ text: String, forKey key: Key, in container: KeyedDecodingContainer<Key>
     ) throws -> Date {
-        if let date = try? timestampStyle.parse(text) { return date }
-        if let date = try? Date.ISO8601FormatStyle().parse(text) { return date }
+        if let date = Self.date(text) { return date }
         throw DecodingError.dataCorruptedError(
             forKey: key, in: container, debugDescription: "expected an ISO 8601 timestamp")
     }

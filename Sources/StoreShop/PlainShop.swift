@@ -248,7 +248,8 @@ public final class PlainShop {
         let list = model.state.value ?? []
         if list.isEmpty { return write("No orders yet.") }
         for order in list {
-            write("\(order.id)\t\(date(order.createdAt))\t\(money(order.total))\t\(order.status)")
+            write(
+                "\(order.id)\t\(date(order.createdAt))\t\(money(order.total))\t\(model.paymentStatusLabel(of: order))")
         }
     }
 
@@ -305,6 +306,13 @@ public final class PlainShop {
             write("\(line.title)\t\(line.quantity) × \(money(line.unitPrice))\t\(money(line.lineTotal))")
         }
         for row in ReceiptTotals(order, money: money).rows { write("\(row.label)\t\(row.value)") }
+        for row in ReceiptRefundRows(root.orders.refunds(of: order), money: money).rows {
+            switch row {
+            case .fact(let label, let value): write("\(label)\t\(value)")
+            case .refund(let headline): write(headline)
+            case .part(let label, let value): write("  \(label)\t\(value)")
+            }
+        }
     }
 
     private func product(_ text: String?) async -> ProductBody? {

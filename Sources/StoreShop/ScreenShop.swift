@@ -345,7 +345,9 @@ public final class ScreenShop {
         case .tabs:
             switch root.selectedTab {
             case .products: return "↑↓ move  +/- counter  b basket  1-3 tabs  ? help  q quit"
-            case .orders: return "↑↓ move  Enter receipt  r refresh  1-3 tabs  ? help  q quit"
+            case .orders:
+                if root.orders.receipt != nil { return "Enter back to the orders  1-3 tabs  ? help  q quit" }
+                return "↑↓ move  Enter receipt  r refresh  1-3 tabs  ? help  q quit"
             case .profile:
                 return root.customer == nil
                     ? "l log in  1-3 tabs  ? help  q quit" : "o log out  r refresh  1-3 tabs  q quit"
@@ -402,7 +404,9 @@ public final class ScreenShop {
             let selected = min(selection[.orders, default: 0], orders.count - 1)
             for (index, order) in orders.prefix(max(1, height - 6)).enumerated() {
                 if index == selected { _ = cnc_reverse(1) }
-                put(3 + index, 1, "\(pad(order.id, 32)) \(pad(money(order.total), 10)) \(order.status)")
+                put(
+                    3 + index, 1,
+                    "\(pad(order.id, 32)) \(pad(money(order.total), 10)) \(model.paymentStatusLabel(of: order))")
                 if index == selected { _ = cnc_reverse(0) }
             }
         }
@@ -487,8 +491,22 @@ public final class ScreenShop {
         row += 1
         for total in ReceiptTotals(order, money: money).rows {
             if total.emphasized { _ = cnc_bold(1) }
-            put(row, 2, "\(pad(total.label, 14)) \(total.value)")
+            put(row, 2, "\(pad(total.label, 16)) \(total.value)")
             if total.emphasized { _ = cnc_bold(0) }
+            row += 1
+        }
+        row += 1
+        for refund in ReceiptRefundRows(root.orders.refunds(of: order), money: money).rows {
+            switch refund {
+            case .fact(let label, let value):
+                put(row, 2, "\(pad(label, 16)) \(value)")
+            case .refund(let headline):
+                _ = cnc_bold(1)
+                put(row, 2, headline)
+                _ = cnc_bold(0)
+            case .part(let label, let value):
+                put(row, 4, "\(pad(label, 30)) \(value)")
+            }
             row += 1
         }
     }

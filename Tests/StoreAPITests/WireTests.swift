@@ -149,15 +149,67 @@ func decode<T: Decodable>(_ type: T.Type, _ json: String) throws -> T {
             ],
             subtotal: eur(21_90), discount: eur(0), shipping: eur(4_95), fee: eur(21), total: eur(27_06),
             paymentMethod: .card, cardBrand: "visa", promotionCode: nil, createdAt: created)
-        let json = try encode(OrderBody(order))
+        let json = try encode(OrderBody(paid: order))
         #expect(json.contains(#""created_at":"2026-12-02T12:08:30.125Z""#))
         #expect(json.contains(#""payment_method":{"brand":"visa","type":"card"}"#))
+        #expect(json.contains(#""payment_status":"paid""#) && json.contains(#""refunds":[]"#))
         #expect(!json.contains("promotion"))
         let decoded = try decode(OrderBody.self, json)
-        #expect(decoded == OrderBody(order))
+        #expect(decoded == OrderBody(paid: order))
         #expect(throws: DecodingError.self) {
             try decode(OrderBody.self, json.replacingOccurrences(of: "2026-12-02T12:08:30.125Z", with: "yesterday"))
         }
+    }
+
+    @Test("an order kept from before refunds existed (a replayed checkout) reads as paid, with no refunds")
+    func orderWithoutRefundFields() throws {
+        let order = Order(
+            id: OrderID(rawValue: "ord_abc"), status: .paid, lines: [], subtotal: eur(21_90), discount: eur(0),
+            shipping: eur(4_95), fee: eur(21), total: eur(27_06), paymentMethod: .card, cardBrand: nil,
+            promotionCode: nil, createdAt: Date(timeIntervalSince1970: 1_796_213_310))
+        let now = try encode(OrderBody(paid: order))
+        let stored = now.replacingOccurrences(of: #","payment_status":"paid""#, with: "")
+            .replacingOccurrences(of: #","refunds":[]"#, with: "")
+        #expect(stored != now && !stored.contains("payment_status") && !stored.contains("refunds"))
+        let decoded = try decode(OrderBody.self, stored)
+        #expect(decoded.paymentStatus == "paid")
+        #expect(decoded.refunds.isEmpty)
+        #expect(decoded == OrderBody(paid: order))
+    }
+
+    @Test("an order's refunds as its shopper sees them: no note, nobody's email, no provider's reason")
+    func orderWithRefunds() throws {
+        let created = Date(timeIntervalSince1970: 1_796_213_310)
+        let order = Order(
+            id: OrderID(rawValue: "ord_abc"), status: .paid,
+            lines: [
+                OrderLine(
+                    productID: ProductID(2), title: "Cap", unitPrice: eur(21_90), quantity: 2, lineTotal: eur(43_80))
+            ],
+            subtotal: eur(43_80), discount: eur(0), shipping: eur(0), fee: eur(35), total: eur(44_15),
+            paymentMethod: .card, cardBrand: "visa", promotionCode: nil, createdAt: created)
+        func refund(_ state: RefundState) throws -> Refund {
+            Refund(
+                id: .random(), orderID: order.id, kind: .lines, state: state, amount: eur(21_90),
+                lines: [
+                    RefundLine(
+                        position: 0, productID: ProductID(2), title: "Cap", quantity: 1, amount: eur(21_90),
+                        restock: true)
+                ], shipping: eur(0), fee: eur(0), reason: try #require(RefundReason(kind: .damaged, note: "torn")),
+                requestedBy: "owner@onlinestore.test", createdAt: created.addingTimeInterval(60),
+                settledAt: state == .pending ? nil : created.addingTimeInterval(61),
+                failureReason: state == .failed ? "refused" : nil)
+        }
+        let succeeded = try refund(.succeeded)
+        let placed = ShopperOrder(
+            order: order, refunded: eur(21_90), refunds: [succeeded, try refund(.failed), try refund(.pending)])
+        let body = OrderBody(placed)
+        #expect(body.paymentStatus == "partially_refunded")
+        #expect(body.refunds.map(\.status) == ["succeeded", "pending"], "a failed refund gave nothing back")
+        let json = try encode(body)
+        #expect(!json.contains("torn") && !json.contains("owner@") && !json.contains("refused"))
+        #expect(json.contains(#""settled_at":"2026-12-02T12:09:31.000Z""#))
+        #expect(try decode(OrderBody.self, json) == body)
     }
 
     @Test func profileShape() throws {

@@ -3,6 +3,8 @@ import Foundation
 import StoreAPI
 import StoreClient
 import StoreFeatures
+import StoreServerTestSupport
+import StoreTestSupport
 import Testing
 
 /// The app's screen models (docs/BEHAVIOUR.md §10) driven against a real store through the live
@@ -91,6 +93,62 @@ import Testing
         #expect(root.orders.destination == .receipt(order))
         #expect(try await store.orderCount() == 1)
         #expect(try await store.charges() == 1)
+    }
+
+    @Test(
+        "refunded in the back office: the client and the Orders screen show the status and each refund",
+        arguments: [Backend.sqlite, Backend.postgres])
+    func refundedOrder(backend: Backend) async throws {
+        try await LiveStore.with(backend) { store in try await Self.refundedOrderFlow(store) }
+    }
+
+    @MainActor
+    static func refundedOrderFlow(_ store: LiveStore) async throws {
+        let root = Self.app(store)
+        _ = try await Self.fillBasket(root)
+        root.basketButtonTapped()
+        await root.basket.task()
+        root.basket.payButtonTapped()
+        await root.basket.confirmPaymentTapped()
+        guard case .receipt(let paid) = root.basket.destination else {
+            Issue.record("no receipt: \(String(describing: root.basket.paymentFailureMessage))")
+            return
+        }
+        #expect(paid.paymentStatus == "paid" && paid.refunds.isEmpty)
+
+        // Staff refund one pair of socks (line 2): half of 17.90, with no discount to share.
+        let owner = OwnerRefunds(base: store.base)
+        let refund = try await owner.refund(
+            paid.id,
+            RefundRequestBody(lines: [RefundLineRequest(position: 2, quantity: 1)], reason: "damaged", note: "Torn"))
+        #expect(refund.amount == eur(8_95))
+
+        root.selectedTab = .orders
+        let orders = root.orders
+        await orders.task()
+        let listed = try #require(orders.state.value?.first)
+        #expect(listed.id == paid.id)
+        #expect(orders.paymentStatusLabel(of: listed) == "Partially refunded")
+        await orders.orderTapped(id: paid.id)
+        let receipt = try #require(orders.receipt)
+        #expect(receipt.refunds.map(\.id) == [refund.id])
+        #expect(receipt.refunds.first?.note == nil && receipt.refunds.first?.requestedBy == nil)
+        let shown = try #require(orders.receiptRefunds)
+        #expect(shown.statusLabel == "Partially refunded")
+        #expect(shown.refunded == eur(8_95))
+        #expect(shown.entries.map(\.parts.first?.label) == ["Running socks × 1"])
+        #expect(shown.entries.first?.headline.hasPrefix("Refunded €8.95 on ") == true)
+
+        // Another refund, of the bottle: the list shows both after a refresh.
+        orders.destination = nil
+        _ = try await owner.refund(
+            paid.id, RefundRequestBody(lines: [RefundLineRequest(position: 0, quantity: 1)], reason: "returned"))
+        await orders.refreshPulled()
+        #expect(orders.state.value?.first?.refunds.count == 2)
+        #expect(orders.state.value?.first.map(orders.paymentStatusLabel(of:)) == "Partially refunded")
+        #expect(orders.state.value?.first.map { orders.refunds(of: $0).refunded } == eur(19_15))
+        // Nobody else sees any of it.
+        #expect(try await store.client().orders().isEmpty)
     }
 
     @Test("tok_timeout: the answer is lost, the retry sends the same key, exactly one order")

@@ -3,6 +3,7 @@ import Foundation
 import StoreAPI
 import StoreClient
 import StoreClientInProcess
+import StoreServerTestSupport
 import Testing
 
 /// The live client over the real store's routes in process — no socket, the same server code.
@@ -24,6 +25,15 @@ import Testing
             let again = try await client.checkout(request, idempotencyKey: key)
             #expect(again.id == order.id)
             #expect(try await client.orders().map(\.id) == [order.id])
+            #expect(order.paymentStatus == "paid" && order.refunds.isEmpty)
+            // A refund in the back office reaches the shopper's order through the same routes.
+            let refund = try await OwnerRefunds(base: store.base).refund(
+                order.id, RefundRequestBody(amount: eur(1_00), reason: "goodwill"))
+            let refunded = try await client.order(id: order.id)
+            #expect(refunded.paymentStatus == "partially_refunded")
+            #expect(refunded.refunds.map(\.id) == [refund.id])
+            #expect(refunded.refunds.first?.kind == "goodwill")
+            #expect(try await client.orders() == [refunded])
             #expect(try await store.orderCount() == 1)
             // Errors take the same path as over the network.
             let missing = await #expect(throws: StoreClientError.self) { try await client.product(id: 999) }

@@ -96,6 +96,7 @@ import FoundationNetworking
             let key = try makeKey("9b2f6a7e-0d4c-4b7e-8f3a-1c2d3e4f5a6b")
             let order = try await client.checkout(request, idempotencyKey: key)
             #expect(order.status == "paid")
+            #expect(order.paymentStatus == "paid" && order.refunds.isEmpty)
             #expect(order.total == eur(45_36))
             #expect(order.fee == eur(36))
             #expect(order.discount == eur(5_00))

@@ -27,6 +27,8 @@ import Testing
             #expect(order.lines.map(\.lineTotal) == [eur(10_20), eur(21_90), eur(17_90)])
             #expect(order.id.hasPrefix("ord_") && order.id.count == 30)
             #expect(!reply.text.contains("tok_visa"))
+            #expect(order.paymentStatus == "paid" && order.refunds.isEmpty)
+            #expect(reply.text.contains(#""payment_status":"paid""#) && reply.text.contains(#""refunds":[]"#))
 
             #expect(try await store.basket(token).items.isEmpty)
             #expect(try await store.basket(token).promotion == nil)

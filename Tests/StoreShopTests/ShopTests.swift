@@ -1,4 +1,5 @@
 import Foundation
+import StoreAPI
 import StoreServerTestSupport
 import TestWaiting
 import Testing
@@ -124,6 +125,98 @@ import Testing
         #expect(narrow.split(separator: "\n").allSatisfy { $0.count <= 72 })
         try await Self.keys(session, "2")
         try await Self.waitFor("ord_", in: session)
+        try await Self.keys(session, "q")
+    }
+
+    /// The order id in `text` after `prefix` (`Paid. Order ord_…`).
+    static func orderID(after prefix: String, in text: String) throws -> String {
+        guard let range = text.range(of: prefix) else { throw TestError("no \(prefix) in:\n\(text)") }
+        return String(text[range.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" })
+    }
+
+    /// The demo owner refunds one unit of the order's first line through the back office's API.
+    static func refundFirstLine(of id: String, base: String) async throws -> RefundBody {
+        guard let url = URL(string: base) else { throw TestError("bad base \(base)") }
+        return try await OwnerRefunds(base: url).refund(
+            id, RefundRequestBody(lines: [RefundLineRequest(position: 0, quantity: 1)], reason: "damaged"))
+    }
+
+    @Test("--plain: a refunded order lists as partially refunded; its receipt shows each refund and the sum")
+    func plainRefundedOrder() async throws {
+        try await Self.withServer { base in
+            let login = "login free@onlinestore.test free-demo-password"
+            let buy = try CLI.launch(
+                ["shop", "--server", base, "--plain"], input: "\(login)\nadd 2\npay card tok_visa\nyes\nquit\n")
+            #expect(try await CLI.waitForExit(buy) == 0)
+            let id = try Self.orderID(after: "Paid. Order ", in: buy.stdout.text)
+            #expect(buy.stdout.text.contains("Payment\tPaid"))
+            #expect(!buy.stdout.text.contains("Refunded"))
+
+            let refund = try await Self.refundFirstLine(of: id, base: base)
+            #expect(refund.amount.formatted(locale: Locale(identifier: "en_US")) == "€21.90")
+
+            let look = try CLI.launch(
+                ["shop", "--server", base, "--plain"], input: "\(login)\norders\norder \(id)\nquit\n")
+            #expect(try await CLI.waitForExit(look) == 0)
+            let output = look.stdout.text
+            let listed = output.components(separatedBy: "\n").filter { $0.hasPrefix(id) }
+            #expect(listed.count == 1 && listed[0].hasSuffix("\tPartially refunded"), "\(output)")
+            #expect(output.contains("Payment\tPartially refunded"))
+            #expect(output.contains("Refunded €21.90 on "), "\(output)")
+            #expect(output.contains("  Running cap × 1\t€21.90"))
+            #expect(output.contains("Refunded in all\t€21.90"))
+        }
+    }
+
+    @Test("full screen in tmux: a refund made in the back office shows on the Orders tab and in the receipt")
+    func fullScreenRefundInTmux() async throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") else {
+            Issue.record("tmux is not installed (scripts/install-deps.sh installs it)")
+            return
+        }
+        try await Self.withServer { base in
+            let session = "shop-\(UUID().uuidString.prefix(8))"
+            let cache = FileManager.default.temporaryDirectory.appendingPathComponent("shop-cache-\(session)")
+            defer { try? FileManager.default.removeItem(at: cache) }
+            do {
+                try await Self.driveRefund(session: session, cache: cache, base: base)
+            } catch {
+                _ = try? await Self.tmux(["kill-session", "-t", session])
+                throw error
+            }
+            _ = try? await Self.tmux(["kill-session", "-t", session])
+        }
+    }
+
+    /// Buys the first product in `store shop`, refunds it in the back office, then opens the order.
+    static func driveRefund(session: String, cache: URL, base: String) async throws {
+        try await Self.tmux([
+            "new-session", "-d", "-s", session, "-x", "110", "-y", "32",
+            "env TERM=screen XDG_CACHE_HOME=\(cache.path) \(CLI.storeBinary.path) shop --server \(base)",
+        ])
+        try await Self.waitFor("Running cap", in: session)
+        try await Self.keys(session, "+")
+        try await Self.waitFor("basket: 1", in: session)
+        try await Self.keys(session, "b")
+        try await Self.waitFor("Total", in: session)
+        try await Self.keys(session, "c")
+        try await Self.waitFor("Pay €", in: session)
+        try await Self.keys(session, "y")
+        try await Self.waitFor("Paid — order ord_", in: session)
+        let id = try Self.orderID(after: "Paid — order ", in: try await Self.capture(session))
+        let refund = try await Self.refundFirstLine(of: id, base: base)
+        let amount = refund.amount.formatted(locale: Locale(identifier: "en_US"))
+
+        try await Self.keys(session, "Escape")
+        try await Self.keys(session, "2")
+        try await Self.waitFor(id, in: session)
+        try await Self.waitFor("Partially refunded", in: session)
+        try await Self.keys(session, "Enter")
+        try await Self.waitFor("Refunded \(amount) on ", in: session)
+        let receipt = try await Self.capture(session)
+        #expect(receipt.contains("Payment          Partially refunded"), "\(receipt)")
+        #expect(receipt.contains("Trail water bottle 750 ml × 1"))
+        #expect(receipt.contains("Refunded in all  \(amount)"))
         try await Self.keys(session, "q")
     }
 

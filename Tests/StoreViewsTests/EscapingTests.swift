@@ -67,7 +67,7 @@ import Testing
         #expect(html.contains(#"alt="Cap &lt;b&gt;""#))
 
         let orders = OrdersPage(orders: [
-            .init(id: "ord_1/../x?<", placedAt: Fixtures.placedAt, itemCount: 1, total: eur(1_00), status: .paid)
+            .init(id: "ord_1/../x?<", placedAt: Fixtures.placedAt, itemCount: 1, total: eur(1_00), paymentStatus: .paid)
         ])
         let list = StorePages.orders(orders, context: Shopper.anonymous.context()).renderString()
         #expect(list.contains(#"href="/orders/ord_1%2F..%2Fx%3F%3C""#))

@@ -124,12 +124,32 @@ enum Fixtures {
         let priced = try Baskets.breakdown(Baskets.thresholdLines, promotion: Promotions.run10)
         let quote = try FeePolicy.standard.quote(for: .card, total: priced.total)
         return OrderReceipt(
-            id: orderID, status: .paid,
+            id: orderID, paymentStatus: .paid,
             lines: try Baskets.thresholdLines.map {
                 OrderReceipt.Line(
                     title: $0.title, unitPrice: $0.unitPrice, quantity: $0.quantity.value, lineTotal: try $0.total())
             },
             subtotal: priced.subtotal, discount: priced.discount, shipping: priced.shipping, fee: quote.fee,
             total: quote.amountDue, method: .card, cardBrand: "visa", promotionCode: "RUN10", placedAt: placedAt)
+    }
+
+    /// The same receipt after two refunds: the damaged cap (its 21.90 less its 2.19 share of the
+    /// discount) two days later, and one pair of socks (half of 17.90 less 1.79, rounded down) still
+    /// on its way.
+    static func partlyRefundedReceipt() throws -> OrderReceipt {
+        var receipt = try receipt()
+        receipt.paymentStatus = .partiallyRefunded
+        receipt.refunded = eur(19_71)
+        receipt.refunds = [
+            OrderReceipt.Refund(
+                state: .succeeded, kind: .lines, amount: eur(19_71),
+                lines: [OrderReceipt.Refund.Line(title: "Running cap", quantity: 1, amount: eur(19_71))],
+                shipping: eur(0), fee: eur(0), date: placedAt.addingTimeInterval(2 * 86_400 + 3_600)),
+            OrderReceipt.Refund(
+                state: .pending, kind: .lines, amount: eur(8_05),
+                lines: [OrderReceipt.Refund.Line(title: "Running socks", quantity: 1, amount: eur(8_05))],
+                shipping: eur(0), fee: eur(0), date: placedAt.addingTimeInterval(3 * 86_400)),
+        ]
+        return receipt
     }
 }

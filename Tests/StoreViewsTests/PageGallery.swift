@@ -130,6 +130,9 @@ enum PageGallery {
                 document: StorePages.login(
                     LoginPage(email: "free@onlinestore.test", error: LoginPage.wrongCredentials), context: context)),
             Entry(
+                name: "receipt-partly-refunded",
+                document: StorePages.receipt(try Fixtures.partlyRefundedReceipt(), context: customer)),
+            Entry(
                 name: "profile-free",
                 document: StorePages.profile(
                     ProfilePage(firstName: "Grace", lastName: "Hopper", email: "free@onlinestore.test", tier: .free),
@@ -168,10 +171,11 @@ enum PageGallery {
         let receipt = try Fixtures.receipt()
         return OrdersPage(orders: [
             OrdersPage.Entry(
-                id: receipt.id, placedAt: receipt.placedAt, itemCount: 4, total: receipt.total, status: .paid),
+                id: receipt.id, placedAt: receipt.placedAt, itemCount: 4, total: receipt.total,
+                paymentStatus: .partiallyRefunded),
             OrdersPage.Entry(
                 id: "ord_1A3C5E7G9J2L4N6P8R1T3V5X7Z", placedAt: receipt.placedAt.addingTimeInterval(-86_400 * 9),
-                itemCount: 1, total: eur(26_85), status: .refunded),
+                itemCount: 1, total: eur(26_85), paymentStatus: .refunded),
         ])
     }
 }

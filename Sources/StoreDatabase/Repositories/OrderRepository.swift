@@ -2,7 +2,8 @@ import CheckoutKit
 import Foundation
 import StoreSQL
 
-/// Reads a shopper's orders. Every method is scoped to one shopper: another's order is "not found".
+/// Reads a shopper's orders with their refunds (docs/BEHAVIOUR.md §7, §14). Every method is scoped
+/// to one shopper: another's order is "not found".
 public struct OrderRepository: Sendable {
     let database: any SQLDatabase
 
@@ -12,11 +13,12 @@ public struct OrderRepository: Sendable {
 
     static let columns: SQLQuery = """
         o.id, o.status, o.currency, o.subtotal_minor, o.discount_minor, o.shipping_minor, o.fee_minor, o.total_minor,
-        o.payment_method, o.card_brand, o.promotion_code, o.created_at
+        o.payment_method, o.card_brand, o.promotion_code, o.created_at, o.refunded_minor
         """
 
-    /// The shopper's orders, newest first.
-    public func orders(for shopper: ShopperID) async throws -> [Order] {
+    /// The shopper's orders, newest first, each with its refunds — four queries in one read,
+    /// however many orders there are.
+    public func orders(for shopper: ShopperID) async throws -> [ShopperOrder] {
         try await database.read { connection in
             let orderRows = try connection.query(
                 """
@@ -32,14 +34,18 @@ public struct OrderRepository: Sendable {
                 """)
             var linesByOrder: [String: [SQLRow]] = [:]
             for row in lineRows { linesByOrder[try row.decode("order_id"), default: []].append(row) }
+            let refunds = try Self.refunds(where: "o.shopper_id = \(shopper.rawValue)", on: connection)
             return try orderRows.map { row in
-                try Self.order(row, lines: linesByOrder[try row.decode("id")] ?? [])
+                let id = try row.decode("id", as: String.self)
+                return try Self.shopperOrder(
+                    row, lines: linesByOrder[id] ?? [], refunds: refunds[OrderID(rawValue: id)] ?? [])
             }
         }
     }
 
-    /// The shopper's order `id`, or `nil` when it does not exist *or belongs to someone else*.
-    public func order(_ id: OrderID, for shopper: ShopperID) async throws -> Order? {
+    /// The shopper's order `id` with its refunds, or `nil` when it does not exist *or belongs to
+    /// someone else*.
+    public func order(_ id: OrderID, for shopper: ShopperID) async throws -> ShopperOrder? {
         try await database.read { connection in
             guard
                 let row = try connection.queryFirst(
@@ -51,8 +57,48 @@ public struct OrderRepository: Sendable {
                 SELECT product_id, title, unit_price_minor, quantity, line_total_minor FROM order_lines
                 WHERE order_id = \(id.rawValue) ORDER BY position
                 """)
-            return try Self.order(row, lines: lines)
+            let refunds = try Self.refunds(where: "r.order_id = \(id.rawValue)", on: connection)
+            return try Self.shopperOrder(row, lines: lines, refunds: refunds[id] ?? [])
         }
+    }
+
+    /// The succeeded and pending refunds of the orders `condition` selects (over `refunds r` joined to
+    /// `orders o`), with their lines, by order, oldest first: two queries whatever their number.
+    /// Failed refunds gave nothing back; the shopper never sees them.
+    static func refunds(where condition: SQLQuery, on connection: any SQLConnection) throws -> [OrderID: [Refund]] {
+        let refundRows = try connection.query(
+            """
+            SELECT \(RefundRepository.columns) FROM refunds r JOIN orders o ON o.id = r.order_id
+            WHERE \(condition) AND r.state <> 'failed' ORDER BY r.created_at, r.id
+            """)
+        guard !refundRows.isEmpty else { return [:] }
+        let lineRows = try connection.query(
+            """
+            SELECT l.refund_id, l.position, l.product_id, l.title, l.quantity, l.amount_minor, l.restock, r.currency
+            FROM refund_lines l JOIN refunds r ON r.id = l.refund_id JOIN orders o ON o.id = r.order_id
+            WHERE \(condition) AND r.state <> 'failed'
+            ORDER BY l.refund_id, l.position
+            """)
+        var linesByRefund: [String: [RefundLine]] = [:]
+        for row in lineRows {
+            let currency = try row.money("amount_minor").currency
+            linesByRefund[try row.decode("refund_id"), default: []].append(
+                try RefundRepository.line(row, currency: currency))
+        }
+        var byOrder: [OrderID: [Refund]] = [:]
+        for row in refundRows {
+            let refund = try RefundRepository.refund(row, lines: linesByRefund[try row.decode("id")] ?? [])
+            byOrder[refund.orderID, default: []].append(refund)
+        }
+        return byOrder
+    }
+
+    static func shopperOrder(_ row: SQLRow, lines: [SQLRow], refunds: [Refund]) throws -> ShopperOrder {
+        let order = try Self.order(row, lines: lines)
+        return ShopperOrder(
+            order: order,
+            refunded: Money(minorUnits: try row.decode("refunded_minor"), currency: order.total.currency),
+            refunds: refunds)
     }
 
     static func order(_ row: SQLRow, lines: [SQLRow]) throws -> Order {

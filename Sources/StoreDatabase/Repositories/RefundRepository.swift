@@ -503,20 +503,40 @@ public struct RefundRepository: Sendable {
 
     static func record(_ row: SQLRow, on connection: any SQLConnection) throws -> RefundRecord {
         let id = try row.decode("id", as: String.self)
-        let amount = try row.money("amount_minor")
+        let currency = try row.money("amount_minor").currency
         let lines = try connection.query(
             """
             SELECT position, product_id, title, quantity, amount_minor, restock FROM refund_lines
             WHERE refund_id = \(id) ORDER BY position
             """
-        ).map { line in
-            RefundLine(
-                position: try line.decode("position"),
-                productID: ProductID(try line.decode("product_id", as: Int64.self)),
-                title: try line.decode("title"), quantity: try line.decode("quantity"),
-                amount: Money(minorUnits: try line.decode("amount_minor"), currency: amount.currency),
-                restock: try line.decode("restock", as: Int64.self) == 1)
-        }
+        ).map { try Self.line($0, currency: currency) }
+        let refund = try Self.refund(row, lines: lines)
+        let actorName = refund.requestedBy
+        let actor: AuditActor =
+            if let staff = try row.decode("staff_id", as: Int64?.self) {
+                .staff(StaffID(rawValue: staff), email: actorName)
+            } else {
+                .commandLine
+            }
+        return RefundRecord(
+            refund: refund, key: try row.decode("request_key"), fingerprint: try row.decode("request_fingerprint"),
+            leaseExpiresAt: try row.date("lease_expires_at"), chargeKey: try row.decode("attempt_id"),
+            fulfilmentBefore: try row.decode("fulfilment_before", as: String?.self).flatMap(
+                FulfilmentStatus.init(rawValue:)),
+            actor: actor)
+    }
+
+    /// One line of a refund from a row of `refund_lines`.
+    static func line(_ row: SQLRow, currency: Currency) throws -> RefundLine {
+        RefundLine(
+            position: try row.decode("position"), productID: ProductID(try row.decode("product_id", as: Int64.self)),
+            title: try row.decode("title"), quantity: try row.decode("quantity"),
+            amount: Money(minorUnits: try row.decode("amount_minor"), currency: currency),
+            restock: try row.decode("restock", as: Int64.self) == 1)
+    }
+
+    /// The refund in `row` (of ``columns``), with its `lines`.
+    static func refund(_ row: SQLRow, lines: [RefundLine]) throws -> Refund {
         guard let kind = RefundKind(rawValue: try row.decode("kind")) else {
             throw DatabaseError.decoding(column: "kind", expected: "a refund kind")
         }
@@ -526,25 +546,12 @@ public struct RefundRepository: Sendable {
         guard let reasonKind = RefundReasonKind(rawValue: try row.decode("reason_kind")),
             let reason = RefundReason(kind: reasonKind, note: try row.decode("reason_note"))
         else { throw DatabaseError.decoding(column: "reason_kind", expected: "a refund reason") }
-        let actorName = try row.decode("actor", as: String.self)
-        let actor: AuditActor =
-            if let staff = try row.decode("staff_id", as: Int64?.self) {
-                .staff(StaffID(rawValue: staff), email: actorName)
-            } else {
-                .commandLine
-            }
-        let refund = Refund(
-            id: RefundID(rawValue: id), orderID: OrderID(rawValue: try row.decode("order_id")), kind: kind,
-            state: state, amount: amount, lines: lines, shipping: try row.money("shipping_minor"),
-            fee: try row.money("fee_minor"), reason: reason, requestedBy: actorName,
-            createdAt: try row.date("created_at"),
+        return Refund(
+            id: RefundID(rawValue: try row.decode("id")), orderID: OrderID(rawValue: try row.decode("order_id")),
+            kind: kind, state: state, amount: try row.money("amount_minor"), lines: lines,
+            shipping: try row.money("shipping_minor"), fee: try row.money("fee_minor"), reason: reason,
+            requestedBy: try row.decode("actor"), createdAt: try row.date("created_at"),
             settledAt: try row.decode("settled_at", as: Int64?.self).map(Date.init(unixMilliseconds:)),
             failureReason: try row.decode("failure_reason"))
-        return RefundRecord(
-            refund: refund, key: try row.decode("request_key"), fingerprint: try row.decode("request_fingerprint"),
-            leaseExpiresAt: try row.date("lease_expires_at"), chargeKey: try row.decode("attempt_id"),
-            fulfilmentBefore: try row.decode("fulfilment_before", as: String?.self).flatMap(
-                FulfilmentStatus.init(rawValue:)),
-            actor: actor)
     }
 }

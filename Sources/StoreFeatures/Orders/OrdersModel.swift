@@ -1,14 +1,18 @@
+import CheckoutKit
+import Foundation
 import Observation
 import StoreAPI
 import StoreClient
 
-/// The shopper's orders and one receipt (docs/BEHAVIOUR.md §7, §10).
+/// The shopper's orders and one receipt (docs/BEHAVIOUR.md §7, §10), each with where its payment
+/// stands and the refunds that gave money back (§14).
 @MainActor
 @Observable
 public final class OrdersModel {
     /// What the screen presents over the list.
     public enum Destination: Hashable, Sendable {
-        /// One order's receipt, as the server has it now (its status may have become `refunded`).
+        /// One order's receipt, as the server has it now (refunds may have been made since it was
+        /// paid).
         case receipt(OrderBody)
     }
 
@@ -24,9 +28,39 @@ public final class OrdersModel {
     public private(set) var openingOrderID: String?
 
     private let orders: any OrdersClient
+    private let locale: Locale
+    private let timeZone: TimeZone
 
-    public init(orders: any OrdersClient) {
+    /// - Parameters:
+    ///   - orders: where the orders come from.
+    ///   - locale, timeZone: how amounts and the times of refunds are written.
+    public init(orders: any OrdersClient, locale: Locale = .current, timeZone: TimeZone = .current) {
         self.orders = orders
+        self.locale = locale
+        self.timeZone = timeZone
+    }
+
+    // MARK: What the screen shows
+
+    /// The receipt shown, if any.
+    public var receipt: OrderBody? {
+        if case .receipt(let order) = destination { return order }
+        return nil
+    }
+
+    /// The payment status and refunds of the receipt shown.
+    public var receiptRefunds: ReceiptRefunds? {
+        receipt.map(refunds(of:))
+    }
+
+    /// `order`'s payment status and refunds, worded for the screen.
+    public func refunds(of order: OrderBody) -> ReceiptRefunds {
+        ReceiptRefunds(order, locale: locale, timeZone: timeZone)
+    }
+
+    /// `Paid`, `Partially refunded` or `Refunded`, for a row of the list.
+    public func paymentStatusLabel(of order: OrderBody) -> String {
+        PaymentStatus(rawValue: order.paymentStatus)?.label ?? order.paymentStatus
     }
 
     // MARK: What the person did

@@ -43,7 +43,8 @@ public final class RootModel {
         self.dependencies = dependencies
         productList = ProductListModel(catalog: dependencies.clients.catalog, basket: dependencies.clients.basket)
         basket = Self.makeBasket(dependencies)
-        orders = OrdersModel(orders: dependencies.clients.orders)
+        orders = OrdersModel(
+            orders: dependencies.clients.orders, locale: dependencies.locale, timeZone: dependencies.timeZone)
         profile = Self.makeProfile(dependencies)
         connectScreens()
     }
@@ -84,7 +85,8 @@ public final class RootModel {
         try? dependencies.subscriptionCache.remove()
         productList = ProductListModel(catalog: dependencies.clients.catalog, basket: dependencies.clients.basket)
         basket = Self.makeBasket(dependencies)
-        orders = OrdersModel(orders: dependencies.clients.orders)
+        orders = OrdersModel(
+            orders: dependencies.clients.orders, locale: dependencies.locale, timeZone: dependencies.timeZone)
         profile = Self.makeProfile(dependencies)
         connectScreens()
     }

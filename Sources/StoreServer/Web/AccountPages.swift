@@ -22,7 +22,7 @@ struct AccountPages: Sendable {
 
     private func ordersPage(_ request: Request) async throws -> Response {
         let visit = try await storefront.visit(request)
-        var list: [Order] = []
+        var list: [ShopperOrder] = []
         if let shopper = visit.shopper { list = try await orders.orders(of: shopper) }
         return visit.respond(
             StorePages.orders(OrdersPage(orders: list.map(OrdersPage.Entry.init)), context: visit.context))

@@ -1,7 +1,8 @@
 import CheckoutKit
 import StoreDatabase
 
-/// A shopper's own orders; anyone else's do not exist for them.
+/// A shopper's own orders with their payment status and refunds; anyone else's do not exist for
+/// them.
 package struct OrdersService: Sendable {
     package let database: StoreDatabase
 
@@ -9,12 +10,13 @@ package struct OrdersService: Sendable {
         self.database = database
     }
 
-    package func orders(of shopper: Shopper) async throws -> [Order] {
+    /// The shopper's orders, newest first.
+    package func orders(of shopper: Shopper) async throws -> [ShopperOrder] {
         try await database.orders.orders(for: shopper.id)
     }
 
     /// The shopper's order `id`, or `nil` when it is not theirs or does not exist.
-    package func order(_ id: OrderID, of shopper: Shopper) async throws -> Order? {
+    package func order(_ id: OrderID, of shopper: Shopper) async throws -> ShopperOrder? {
         try await database.orders.order(id, for: shopper.id)
     }
 }

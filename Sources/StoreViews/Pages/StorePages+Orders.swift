@@ -31,7 +31,7 @@ extension StorePages {
                 .text("\(order.itemCount) \(order.itemCount == 1 ? "item" : "items") · "),
                 .strong(context.money(order.total)),
                 .text(" "),
-                statusBadge(order.status)),
+                statusBadge(order.paymentStatus)),
             .p([.class("order-id")], order.id))
     }
 }

@@ -191,7 +191,7 @@ public enum StoreStylesheet {
 
         .hint { color: var(--muted); font-size: 0.9rem; }
 
-        .summary, .review, .receipt-totals, .method-option, .empty-state, .facts, .login-form, .order-card,
+        .summary, .review, .receipt-totals, .receipt-refunds, .method-option, .empty-state, .facts, .login-form, .order-card,
         .basket-line, .product-card, .catalog-filters, table.lines {
           background: var(--surface);
           border: 1px solid var(--line);
@@ -469,6 +469,17 @@ public enum StoreStylesheet {
         .receipt { max-width: 48rem; }
         .receipt-totals { margin-top: 1.5rem; padding: 1rem 1.25rem; }
         .receipt-totals h2 { margin-top: 0; }
+        .receipt-refunds { margin-top: 1.5rem; padding: 1rem 1.25rem; }
+        .receipt-refunds h2 { margin-top: 0; }
+        .refunded-total { margin: 0; }
+        .receipt-refunds > .hint { margin: 0.25rem 0 1rem; }
+        .refund-list { display: grid; gap: 1rem; margin: 0; padding: 0; list-style: none; }
+        .refund { padding-top: 1rem; border-top: 1px solid var(--line); }
+        .refund h3 { margin: 0 0 0.5rem; font-size: 1rem; }
+        .refund .hint { margin: 0 0 0.5rem; }
+        .refund .summary-lines { margin: 0; }
+        .refund .summary-lines li:last-child { border-bottom: 0; }
+        .refund-pending h3 { color: var(--warning); }
 
         .badge {
           display: inline-block;
@@ -480,6 +491,7 @@ public enum StoreStylesheet {
           background: #eaeef2;
         }
         .badge-paid { color: #116329; background: #dafbe1; }
+        .badge-partial { color: var(--warning); background: #fff1e5; }
         .badge-pro { color: #ffffff; background: var(--brand-dark); }
 
         .order-list { display: grid; gap: 0.75rem; margin: 0; padding: 0; list-style: none; }

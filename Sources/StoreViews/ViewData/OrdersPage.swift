@@ -12,21 +12,24 @@ public struct OrdersPage: Hashable, Sendable {
         public var itemCount: Int
         /// What was charged, fee included.
         public var total: Money
-        public var status: OrderStatus
+        /// Paid, partially refunded or refunded.
+        public var paymentStatus: PaymentStatus
 
-        public init(id: String, placedAt: Date, itemCount: Int, total: Money, status: OrderStatus) {
+        public init(id: String, placedAt: Date, itemCount: Int, total: Money, paymentStatus: PaymentStatus) {
             self.id = id
             self.placedAt = placedAt
             self.itemCount = itemCount
             self.total = total
-            self.status = status
+            self.paymentStatus = paymentStatus
         }
 
         /// The entry for a paid order.
-        public init(_ order: Order) {
+        public init(_ placed: ShopperOrder) {
+            let order = placed.order
             self.init(
                 id: order.id.rawValue, placedAt: order.createdAt,
-                itemCount: order.lines.reduce(0) { $0 + $1.quantity }, total: order.total, status: order.status)
+                itemCount: order.lines.reduce(0) { $0 + $1.quantity }, total: order.total,
+                paymentStatus: placed.paymentStatus)
         }
     }
 
