@@ -2,7 +2,8 @@
 # Installs the Debian packages OnlineStore needs to build, test and run, if any is missing.
 # Non-interactive and idempotent: on a machine that has everything it only checks.
 #
-#   scripts/install-deps.sh          what building, running and testing need
+#   scripts/install-deps.sh          what building, running and testing need (prometheus for its
+#                                    promtool, which checks /metrics)
 #   scripts/install-deps.sh bench    and the load generators of `make bench` (wrk, nginx, curl)
 #   scripts/install-deps.sh browser  and what scripts/browser-tests.sh drives: headless Chromium with
 #                                    its WebDriver, a font, and Java for the Nu Html Checker
@@ -19,6 +20,7 @@ packages=(
     postgresql-15
     python3
     python3-venv
+    prometheus
 )
 if [ "${1:-}" = "bench" ]; then
     packages+=(wrk nginx-light curl)

@@ -86,6 +86,12 @@ public final class HTTPServer: Sendable {
         }
     }
 
+    /// Connections open now (for metrics).
+    public var openConnections: Int { core.openConnections }
+
+    /// Requests being answered now (for metrics).
+    public var requestsInFlight: Int { core.inFlight }
+
     /// The port the server listens on (the real one when the configuration asked for port 0), or
     /// `0` when it is not running.
     public var port: Int {

@@ -228,6 +228,7 @@ final class ServerCore: Sendable {
     // MARK: - Lifecycle
 
     var inFlight: Int { lifecycle.withLock { $0.inFlight } }
+    var openConnections: Int { lifecycle.withLock { $0.connections.count } }
 
     /// The number of requests holding a large-body slot.
     var largeBodiesInFlight: Int { lifecycle.withLock { $0.largeBodies } }

@@ -185,3 +185,8 @@ public final class PostgresDatabase: SQLDatabase {
         }
     }
 }
+
+extension PostgresDatabase: SQLQueueReporting {
+    /// Jobs waiting for one of the pool's connections.
+    public var waitingJobs: Int { workers.queuedJobCount }
+}

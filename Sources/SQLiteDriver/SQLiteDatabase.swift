@@ -344,3 +344,8 @@ private struct Plan: Sendable {
         return try SQLiteConnection(path: path, options: options)
     }
 }
+
+extension SQLiteDatabase: SQLQueueReporting {
+    /// Writes waiting for the writer plus reads waiting for a reader.
+    public var waitingJobs: Int { statistics().queuedJobs + readers.queuedJobCount }
+}

@@ -22,3 +22,9 @@ public protocol SQLDatabase: Sendable {
     /// Finishes queued work and closes every connection. Calls made afterwards fail.
     func close() async
 }
+
+/// A database that can say how many jobs wait for one of its connections (for metrics).
+public protocol SQLQueueReporting: Sendable {
+    /// Jobs queued for a connection now, not yet running.
+    var waitingJobs: Int { get }
+}

@@ -32,6 +32,8 @@ public final class StoreServer: Sendable {
         public var headerDeadline: Duration
         /// The proxies whose `X-Forwarded-For` / `X-Forwarded-Proto` are believed; nobody's unless set.
         public var trustedProxies: TrustedProxies
+        /// Besides loopback addresses, who may read `/metrics`: `Authorization: Bearer` of this.
+        public var metricsToken: String?
 
         public init(
             host: String = "127.0.0.1", port: Int = 8080, configuration: StoreConfiguration = StoreConfiguration(),
@@ -39,8 +41,10 @@ public final class StoreServer: Sendable {
             reconciliationInterval: Duration = .seconds(5), housekeepingInterval: Duration = .seconds(600),
             logFlushInterval: Duration = .milliseconds(100),
             connectionsPerAddress: Int = Options.defaultConnectionsPerAddress,
-            headerDeadline: Duration = .seconds(15), trustedProxies: TrustedProxies = .none
+            headerDeadline: Duration = .seconds(15), trustedProxies: TrustedProxies = .none,
+            metricsToken: String? = nil
         ) {
+            self.metricsToken = metricsToken
             self.trustedProxies = trustedProxies
             self.connectionsPerAddress = connectionsPerAddress
             self.headerDeadline = headerDeadline
@@ -77,8 +81,11 @@ public final class StoreServer: Sendable {
     /// Builds the server over an open, migrated `database`, charging through `provider`. Call
     /// ``start()`` to accept connections. (``RunningStore`` opens the database and the provider and
     /// starts the server: the one way `store serve` and the tests start the store.)
-    public init(database: StoreDatabase, provider: any PaymentProvider, options: Options) async throws {
+    public init(database: StoreDatabase, provider unmeasured: any PaymentProvider, options: Options) async throws {
         self.database = database
+        let metrics = StoreMetrics()
+        self.metrics = metrics
+        let provider = MeasuredProvider(provider: unmeasured, metrics: metrics)
         let configuration = options.configuration
         let catalog = Catalog(database: database)
         let documents = try CatalogCache(catalog: catalog)
@@ -117,7 +124,8 @@ public final class StoreServer: Sendable {
         ProfileRoutes(accounts: accounts, clock: options.clock).register(on: &routes)
         let checkout = CheckoutService(
             database: database, baskets: baskets, provider: provider, answers: APICheckoutAnswers(),
-            configuration: configuration, clock: options.clock, stockChanged: { catalog.refreshSoon() })
+            configuration: configuration, clock: options.clock, stockChanged: { catalog.refreshSoon() },
+            outcome: { metrics.checkout($0) })
         self.checkout = checkout
         let orders = OrdersService(database: database)
         CheckoutRoutes(checkout: checkout, orders: orders).register(on: &routes)
@@ -131,7 +139,14 @@ public final class StoreServer: Sendable {
         AdminRoutes(staff: staff).register(on: &routes)
         let draining = Locked(false)
         self.draining = draining
-        OperationsRoutes(database: database, draining: draining).register(on: &routes)
+        let serverBox = Locked<HTTPServer?>(nil)
+        OperationsRoutes(
+            database: database, draining: draining, metrics: metrics, metricsToken: options.metricsToken,
+            serverGauges: {
+                guard let server = serverBox.withLock({ $0 }) else { return (0, 0) }
+                return (server.openConnections, server.requestsInFlight)
+            }
+        ).register(on: &routes)
         let currency = configuration.shipping.currency
         let catalogManagement = CatalogManagement(
             database: database, catalog: catalog, currency: currency, clock: options.clock)
@@ -146,7 +161,7 @@ public final class StoreServer: Sendable {
             audit: AuditLog(database: database), staff: staff,
             refunds: RefundService(
                 database: database, provider: provider, clock: options.clock,
-                stockChanged: { catalog.refreshSoon() }))
+                stockChanged: { catalog.refreshSoon() }, outcome: { metrics.refund($0) }))
         self.refunds = backOffice.refunds
         AdminCatalogRoutes(catalog: catalogManagement).register(on: &routes)
         AdminBackOfficeRoutes(
@@ -166,6 +181,7 @@ public final class StoreServer: Sendable {
                 requestID: context.requestID)
         }
         self.routes = routes.entries
+        metrics.answer(routes: Set(routes.entries.map(\.pattern)))
 
         var httpConfiguration = HTTPServer.Configuration()
         httpConfiguration.host = options.host
@@ -177,9 +193,13 @@ public final class StoreServer: Sendable {
         httpConfiguration.connectionsPerAddress = options.connectionsPerAddress
         httpConfiguration.headerDeadline = options.headerDeadline
         httpConfiguration.largeBodies += AdminCatalogFileRoutes.largeBodies + BackOfficeCatalogFiles.largeBodies
-        httpConfiguration.accessLog = { entry in log.record(entry) }
+        httpConfiguration.accessLog = { entry in
+            log.record(entry)
+            metrics.record(entry)
+        }
         httpConfiguration.libraryMessages = { message in log.recordLibraryMessage(message) }
         server = HTTPServer(configuration: httpConfiguration, router: router)
+        serverBox.withLock { [server] in $0 = server }
         self.router = router
         self.portBox = portBox
         self.refreshInterval = configuration.catalogRefreshInterval
@@ -197,6 +217,7 @@ public final class StoreServer: Sendable {
     private let retention: (failedAttempts: TimeInterval, anonymousShoppers: TimeInterval)
     private let checkout: CheckoutService
     private let refunds: RefundService
+    private let metrics: StoreMetrics
     /// Set when the server begins draining: readiness answers 503 from then on.
     private let draining: Locked<Bool>
     private let clock: StoreClock
@@ -223,6 +244,7 @@ public final class StoreServer: Sendable {
                 try? await Task.sleep(for: intervals.reconciliation)
                 await checkout.reconcile()
                 await refunds.reconcile()
+                metrics.reconciliation()
             }
         }
         let database = self.database

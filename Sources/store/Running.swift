@@ -10,7 +10,8 @@ extension StoreCommand.ServeOptions {
         RunningStore.Launch(
             databaseURL: database,
             server: StoreServer.Options(
-                host: host, port: port, connectionsPerAddress: connectionsPerAddress, trustedProxies: trustedProxies),
+                host: host, port: port, connectionsPerAddress: connectionsPerAddress, trustedProxies: trustedProxies,
+                metricsToken: metricsToken),
             demoData: demoData)
     }
 }

@@ -32,6 +32,8 @@ enum StoreCommand: Equatable {
         var drainSeconds = 5
         /// The proxies whose X-Forwarded-For / X-Forwarded-Proto are believed.
         var trustedProxies = TrustedProxies.none
+        /// Who besides loopback addresses may read /metrics: `Authorization: Bearer` of this.
+        var metricsToken: String?
     }
 
     struct AddStaffOptions: Equatable {
@@ -57,6 +59,7 @@ enum StoreCommand: Equatable {
         ("STORE_CONNECTIONS_PER_ADDRESS", "--connections-per-address", false),
         ("STORE_DRAIN_SECONDS", "--drain-seconds", false),
         ("STORE_TRUST_PROXY", "--trust-proxy", false),
+        ("STORE_METRICS_TOKEN", "--metrics-token", false),
         ("STORE_NO_DEMO_DATA", "--no-demo-data", true),
     ]
 
@@ -141,6 +144,14 @@ enum StoreCommand: Equatable {
                         throw UsageError(message: "--trust-proxy takes addresses or CIDR ranges: 10.0.0.0/8,127.0.0.1")
                     }
                     options.trustedProxies = trusted
+                case "--metrics-token":
+                    let token = try value(for: option)
+                    guard token.count >= 16,
+                        token.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 32 && $0.value < 127 })
+                    else {
+                        throw UsageError(message: "--metrics-token must be at least 16 printable ASCII characters")
+                    }
+                    options.metricsToken = token
                 default: throw UsageError(message: "unknown option \(option) for serve")
                 }
             }
@@ -223,7 +234,7 @@ enum StoreCommand: Equatable {
 
         USAGE
           store serve [--host HOST] [--port PORT] [--database URL] [--connections-per-address N] [--no-demo-data]
-                      [--drain-seconds N] [--trust-proxy CIDR[,CIDR…]]
+                      [--drain-seconds N] [--trust-proxy CIDR[,CIDR…]] [--metrics-token TOKEN]
           store migrate [--database URL]
           store backup --to FILE [--database URL]
           store staff add --email EMAIL --role owner|catalog|orders [--password-stdin] [--database URL]
@@ -278,6 +289,9 @@ enum StoreCommand: Equatable {
                             (serve) Believe X-Forwarded-For (the client's address, for limits) and
                             X-Forwarded-Proto (Secure cookies over https) only from these proxies;
                             from anyone else they are ignored.
+          --metrics-token TOKEN
+                            (serve) /metrics answers loopback addresses, and anyone sending
+                            Authorization: Bearer TOKEN (16 or more printable characters); 404 to others.
           --no-demo-data    (serve) A real shop: a new database gets the schema only — no products,
                             customers or staff (add the first owner with store staff add).
           --dry-run         (catalog import) Print what the file would do; import nothing.

@@ -6,6 +6,9 @@ public enum OperationsEndpoints {
     /// and the server is not draining; otherwise 503 with the `status` saying which
     /// (`draining`, `database_unavailable`, `schema_outdated`).
     public static let ready = Endpoint<NoBody, HealthBody>(.get, "/readyz")
+    /// The Prometheus text format, to loopback addresses or with `Authorization: Bearer` of the
+    /// store's metrics token; 404 to anyone else.
+    public static let metrics = Endpoint<NoBody, RawBytes>(.get, "/metrics")
 }
 
 /// The answer of a health or readiness check.

@@ -87,11 +87,15 @@ package struct RefundService: Sendable {
     package let clock: StoreClock
     /// Called after stock changed (units restocked), to refresh what readers see.
     package let stockChanged: @Sendable () -> Void
+    /// Told what each refund request came to — `succeeded`, `failed`, `replayed`, `unavailable` or
+    /// `refused` — for metrics.
+    package let outcome: @Sendable (String) -> Void
 
     package init(
         database: StoreDatabase, provider: any PaymentProvider, clock: StoreClock,
-        stockChanged: @escaping @Sendable () -> Void
+        stockChanged: @escaping @Sendable () -> Void, outcome: @escaping @Sendable (String) -> Void = { _ in }
     ) {
+        self.outcome = outcome
         self.database = database
         self.provider = provider
         self.clock = clock
@@ -128,6 +132,22 @@ package struct RefundService: Sendable {
     ///   recorded, no provider called), ``IdempotencyError`` (`mismatch`, `inProgress`),
     ///   ``RefundServiceError/unavailable`` (retry with the same key).
     package func refund(
+        _ id: OrderID, _ selection: RefundSelection, reason: RefundReason, key: IdempotencyKey, by actor: AuditActor
+    ) async throws -> RefundResult {
+        do {
+            let result = try await refundOnce(id, selection, reason: reason, key: key, by: actor)
+            outcome(result.replayed ? "replayed" : result.refund.state.rawValue)
+            return result
+        } catch RefundServiceError.unavailable {
+            outcome("unavailable")
+            throw RefundServiceError.unavailable
+        } catch {
+            outcome("refused")
+            throw error
+        }
+    }
+
+    private func refundOnce(
         _ id: OrderID, _ selection: RefundSelection, reason: RefundReason, key: IdempotencyKey, by actor: AuditActor
     ) async throws -> RefundResult {
         let fingerprint = RefundFingerprint(selection: selection, reason: reason)

@@ -65,11 +65,16 @@ package struct CheckoutService: Sendable {
     package let clock: StoreClock
     /// Called after stock changed (a paid order), to refresh what readers see.
     package let stockChanged: @Sendable () -> Void
+    /// Told what each checkout came to — `paid`, `declined`, `replayed`, `unavailable` or `refused` —
+    /// for metrics.
+    package let outcome: @Sendable (String) -> Void
 
     package init(
         database: StoreDatabase, baskets: BasketService, provider: any PaymentProvider, answers: any CheckoutAnswers,
-        configuration: StoreConfiguration, clock: StoreClock, stockChanged: @escaping @Sendable () -> Void
+        configuration: StoreConfiguration, clock: StoreClock, stockChanged: @escaping @Sendable () -> Void,
+        outcome: @escaping @Sendable (String) -> Void = { _ in }
     ) {
+        self.outcome = outcome
         self.database = database
         self.baskets = baskets
         self.provider = provider
@@ -86,6 +91,26 @@ package struct CheckoutService: Sendable {
     ///   `promotionUnavailable`, `paymentInProgress`, `emptyBasket`, `unavailable` — retry with the
     ///   same key), ``IdempotencyError`` (`mismatch`, `inProgress`).
     package func checkout(
+        method: PaymentMethod, expectedTotal: Money, key: IdempotencyKey, shopper: Shopper
+    ) async throws -> CheckoutResult {
+        do {
+            let result = try await pay(method: method, expectedTotal: expectedTotal, key: key, shopper: shopper)
+            switch result.outcome {
+            case _ where result.replayed: outcome("replayed")
+            case .paid: outcome("paid")
+            case .declined: outcome("declined")
+            }
+            return result
+        } catch CheckoutError.unavailable {
+            outcome("unavailable")
+            throw CheckoutError.unavailable
+        } catch {
+            outcome("refused")
+            throw error
+        }
+    }
+
+    private func pay(
         method: PaymentMethod, expectedTotal: Money, key: IdempotencyKey, shopper: Shopper
     ) async throws -> CheckoutResult {
         guard expectedTotal.isPositive else { throw CheckoutError.invalidAmount }

@@ -1,0 +1,239 @@
+import CheckoutKit
+import Concurrency
+import Foundation
+import HTTPServer
+import PaymentProvider
+
+/// The store's counters and histograms, written as Prometheus text at `/metrics`
+/// (docs/BEHAVIOUR.md §15.4). Labels come from closed sets only — route patterns (never a path),
+/// methods, status classes, outcomes — so no id, email or token can reach them.
+final class StoreMetrics: Sendable {
+    /// Seconds; the same buckets for requests and provider calls.
+    static let buckets: [Double] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+
+    struct Histogram: Sendable {
+        var counts = [Int](repeating: 0, count: StoreMetrics.buckets.count)
+        var sum = 0.0
+        var total = 0
+
+        mutating func observe(_ seconds: Double) {
+            for (index, bound) in StoreMetrics.buckets.enumerated() where seconds <= bound { counts[index] += 1 }
+            sum += seconds
+            total += 1
+        }
+    }
+
+    struct RequestKey: Hashable, Sendable {
+        let route: String
+        let method: String
+        let statusClass: String
+    }
+
+    struct State: Sendable {
+        var requests: [RequestKey: Int] = [:]
+        var durations: [String: Histogram] = [:]
+        var checkouts: [String: Int] = [:]
+        var refunds: [String: Int] = [:]
+        var provider: [String: Histogram] = [:]
+        var providerFailures: [String: Int] = [:]
+        var reconciliations = 0
+    }
+
+    /// The route patterns the server answers; any other path is counted as `unmatched`.
+    private let knownRoutes = Locked<Set<String>>([])
+    let startTime = Date()
+    private let state = Locked(State())
+
+    /// Names the route patterns, once the routes are registered.
+    func answer(routes: Set<String>) {
+        knownRoutes.withLock { $0 = routes }
+    }
+
+    /// Counts one answered request from its access-log entry.
+    func record(_ entry: AccessLogEntry) {
+        let route = knownRoutes.withLock { $0.contains(entry.route) } ? entry.route : "unmatched"
+        let key = RequestKey(route: route, method: entry.method.rawValue, statusClass: "\(entry.status.code / 100)xx")
+        let (seconds, attoseconds) = entry.duration.components
+        let duration = Double(seconds) + Double(attoseconds) / 1e18
+        state.withLock { state in
+            state.requests[key, default: 0] += 1
+            state.durations[route, default: Histogram()].observe(duration)
+        }
+    }
+
+    func checkout(_ outcome: String) { state.withLock { $0.checkouts[outcome, default: 0] += 1 } }
+    func refund(_ outcome: String) { state.withLock { $0.refunds[outcome, default: 0] += 1 } }
+    func reconciliation() { state.withLock { $0.reconciliations += 1 } }
+
+    func provider(_ operation: String, seconds: Double, failed: Bool) {
+        state.withLock { state in
+            state.provider[operation, default: Histogram()].observe(seconds)
+            if failed { state.providerFailures[operation, default: 0] += 1 }
+        }
+    }
+
+    /// What is read at each scrape rather than counted.
+    struct Gauges: Sendable {
+        var unresolvedPayments: Int
+        var pendingRefunds: Int
+        var databaseWaitingJobs: Int
+        var openConnections: Int
+        var requestsInFlight: Int
+    }
+
+    /// The Prometheus text exposition (format 0.0.4).
+    func render(_ gauges: Gauges) -> String {
+        let state = self.state.withLock { $0 }
+        var text = ""
+        func family(_ name: String, _ type: String, _ help: String) {
+            text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
+        }
+        func sample(_ name: String, _ labels: [(String, String)], _ value: String) {
+            let written = labels.map { "\($0.0)=\"\(Self.escaped($0.1))\"" }.joined(separator: ",")
+            text += labels.isEmpty ? "\(name) \(value)\n" : "\(name){\(written)} \(value)\n"
+        }
+        func histogram(_ name: String, label: String, _ series: [String: Histogram]) {
+            for (key, histogram) in series.sorted(by: { $0.key < $1.key }) {
+                for (bound, count) in zip(Self.buckets, histogram.counts) {
+                    sample("\(name)_bucket", [(label, key), ("le", Self.number(bound))], "\(count)")
+                }
+                sample("\(name)_bucket", [(label, key), ("le", "+Inf")], "\(histogram.total)")
+                sample("\(name)_sum", [(label, key)], Self.number(histogram.sum))
+                sample("\(name)_count", [(label, key)], "\(histogram.total)")
+            }
+        }
+
+        family(
+            "store_http_requests_total", "counter", "HTTP requests answered, by route pattern, method and status class."
+        )
+        for (key, count) in state.requests.sorted(by: {
+            ($0.key.route, $0.key.method, $0.key.statusClass) < ($1.key.route, $1.key.method, $1.key.statusClass)
+        }) {
+            sample(
+                "store_http_requests_total",
+                [("route", key.route), ("method", key.method), ("status_class", key.statusClass)], "\(count)")
+        }
+        family(
+            "store_http_request_duration_seconds", "histogram",
+            "From a request's header fields to its answer queued, by route pattern.")
+        histogram("store_http_request_duration_seconds", label: "route", state.durations)
+        family("store_checkouts_total", "counter", "Checkouts by outcome.")
+        for (outcome, count) in state.checkouts.sorted(by: { $0.key < $1.key }) {
+            sample("store_checkouts_total", [("outcome", outcome)], "\(count)")
+        }
+        family("store_refunds_total", "counter", "Refund requests by outcome.")
+        for (outcome, count) in state.refunds.sorted(by: { $0.key < $1.key }) {
+            sample("store_refunds_total", [("outcome", outcome)], "\(count)")
+        }
+        family(
+            "store_payment_provider_request_duration_seconds", "histogram",
+            "Calls to the payment provider, by operation.")
+        histogram("store_payment_provider_request_duration_seconds", label: "operation", state.provider)
+        family(
+            "store_payment_provider_failures_total", "counter",
+            "Provider calls without a definite answer (unavailable or timed out), by operation.")
+        for (operation, count) in state.providerFailures.sorted(by: { $0.key < $1.key }) {
+            sample("store_payment_provider_failures_total", [("operation", operation)], "\(count)")
+        }
+        family("store_unresolved_payment_attempts", "gauge", "Payment attempts still pending.")
+        sample("store_unresolved_payment_attempts", [], "\(gauges.unresolvedPayments)")
+        family("store_pending_refunds", "gauge", "Refunds still waiting for the provider's answer.")
+        sample("store_pending_refunds", [], "\(gauges.pendingRefunds)")
+        family("store_reconciliation_runs_total", "counter", "Passes that settled payments and refunds left alone.")
+        sample("store_reconciliation_runs_total", [], "\(state.reconciliations)")
+        family("store_database_waiting_jobs", "gauge", "Database jobs waiting for a connection.")
+        sample("store_database_waiting_jobs", [], "\(gauges.databaseWaitingJobs)")
+        family("store_http_open_connections", "gauge", "HTTP connections open.")
+        sample("store_http_open_connections", [], "\(gauges.openConnections)")
+        family("store_http_requests_in_flight", "gauge", "HTTP requests being answered.")
+        sample("store_http_requests_in_flight", [], "\(gauges.requestsInFlight)")
+
+        let process = ProcessFigures.now()
+        family("process_resident_memory_bytes", "gauge", "Resident memory size in bytes.")
+        sample("process_resident_memory_bytes", [], "\(process.residentBytes)")
+        family("process_cpu_seconds_total", "counter", "User and system CPU time spent, in seconds.")
+        sample("process_cpu_seconds_total", [], Self.number(process.cpuSeconds))
+        family("process_open_fds", "gauge", "Open file descriptors.")
+        sample("process_open_fds", [], "\(process.openDescriptors)")
+        family("process_start_time_seconds", "gauge", "When the process started, in seconds since 1970.")
+        sample("process_start_time_seconds", [], Self.number(startTime.timeIntervalSince1970))
+        return text
+    }
+
+    /// A label value as the text format wants it: `\`, `"` and line feeds escaped.
+    static func escaped(_ value: String) -> String {
+        value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n")
+    }
+
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+}
+
+/// The process's own figures, read from `/proc` and `getrusage`.
+enum ProcessFigures {
+    struct Figures {
+        var residentBytes: Int
+        var cpuSeconds: Double
+        var openDescriptors: Int
+    }
+
+    static func now() -> Figures {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let cpu =
+            Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec)
+            + Double(usage.ru_stime.tv_usec) / 1e6
+        var resident = 0
+        if let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) {
+            let fields = statm.split(separator: " ")
+            if fields.count > 1, let pages = Int(fields[1]) { resident = pages * Int(sysconf(Int32(_SC_PAGESIZE))) }
+        }
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
+        return Figures(residentBytes: resident, cpuSeconds: cpu, openDescriptors: descriptors)
+    }
+}
+
+/// A payment provider whose every call is timed into the metrics.
+struct MeasuredProvider: PaymentProvider {
+    let provider: any PaymentProvider
+    let metrics: StoreMetrics
+
+    private func timed<Value>(
+        _ operation: String, _ call: () async throws(ProviderError) -> Value
+    ) async throws(ProviderError) -> Value {
+        let start = ContinuousClock.now
+        do {
+            let value = try await call()
+            metrics.provider(operation, seconds: Self.seconds(since: start), failed: false)
+            return value
+        } catch {
+            metrics.provider(operation, seconds: Self.seconds(since: start), failed: true)
+            throw error
+        }
+    }
+
+    static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let (seconds, attoseconds) = (ContinuousClock.now - start).components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+
+    func charge(_ request: ChargeRequest) async throws(ProviderError) -> ChargeOutcome {
+        try await timed("charge") { () async throws(ProviderError) in try await provider.charge(request) }
+    }
+
+    func status(ofKey key: String) async throws(ProviderError) -> ChargeStatus {
+        try await timed("status") { () async throws(ProviderError) in try await provider.status(ofKey: key) }
+    }
+
+    func refund(_ request: RefundRequest) async throws(ProviderError) -> RefundOutcome {
+        try await timed("refund") { () async throws(ProviderError) in try await provider.refund(request) }
+    }
+
+    func refundStatus(ofKey key: String) async throws(ProviderError) -> RefundStatus {
+        try await timed("refund_status") { () async throws(ProviderError) in
+            try await provider.refundStatus(ofKey: key)
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import HTTPServer
+import StoreAPI
+import StoreServerTestSupport
+import StoreTestSupport
+import Testing
+
+@testable import StoreServer
+
+/// `/metrics` (docs/BEHAVIOUR.md §15.4): what it counts, who may read it, and that Prometheus's own
+/// checker accepts it.
+@Suite("Operations: metrics") struct MetricsTests {
+    @Test("requests, checkouts and provider calls counted by pattern; loopback or the token only; promtool accepts it")
+    func metrics() async throws {
+        try await TestStore.with(.sqlite) { store in
+            let shopper = try await store.newSession()
+            let order = try await store.placeOrder([(1, 1)], token: shopper)
+            _ = try await store.send(Endpoints.order, order.id, token: shopper)
+            _ = try await store.send("GET", "/no/such/page/ord_secret")
+
+            let reply = try await store.send(OperationsEndpoints.metrics)
+            #expect(reply.status == 200)
+            #expect(reply.header("Content-Type")?.hasPrefix("text/plain; version=0.0.4") == true)
+            let text = reply.text
+            #expect(
+                text.contains(#"store_http_requests_total{route="/api/orders/{id}",method="GET",status_class="2xx"} 2"#)
+            )
+            #expect(text.contains(#"store_http_requests_total{route="unmatched",method="GET",status_class="4xx"} 1"#))
+            #expect(text.contains(#"store_checkouts_total{outcome="paid"} 1"#))
+            #expect(text.contains(#"store_payment_provider_request_duration_seconds_count{operation="charge"} 1"#))
+            #expect(text.contains("store_unresolved_payment_attempts 0"))
+            #expect(text.contains("process_resident_memory_bytes "))
+            #expect(!text.contains(order.id), "never an id in a label")
+            #expect(!text.contains("ord_secret"))
+            #expect(!text.contains(shopper))
+
+            // From elsewhere: 404, unless with the token (none is configured here).
+            let remote = await store.server.respond(
+                to: Request(method: .get, target: "/metrics", clientAddress: "203.0.113.9"))
+            #expect(remote.status == .notFound)
+
+            // Prometheus's own checker, when it is installed (make test installs it).
+            let promtool = ["/usr/bin/promtool", "/usr/local/bin/promtool"].first {
+                FileManager.default.isExecutableFile(atPath: $0)
+            }
+            if let promtool {
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: promtool)
+                process.arguments = ["check", "metrics"]
+                let input = Pipe()
+                let output = Pipe()
+                process.standardInput = input
+                process.standardOutput = output
+                process.standardError = output
+                try process.run()
+                input.fileHandleForWriting.write(Data(text.utf8))
+                try input.fileHandleForWriting.close()
+                let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+                #expect(process.terminationStatus == 0, "promtool: \(said)")
+            } else {
+                Issue.record("promtool is not installed (apt-get install prometheus)")
+            }
+        }
+    }
+
+    @Test("the metrics token opens /metrics to another address")
+    func token() async throws {
+        func may(
+            _ authorization: String?, from address: String = "203.0.113.9", token: String? = "a-token-of-16-chars"
+        )
+            -> Bool
+        {
+            var headers: HTTPHeaders = [:]
+            if let authorization { headers["Authorization"] = authorization }
+            return OperationsRoutes.mayReadMetrics(
+                Request(method: .get, target: "/metrics", headers: headers, clientAddress: address), token: token)
+        }
+        #expect(may("Bearer a-token-of-16-chars"))
+        #expect(!may("Bearer a-token-of-16-chart"))
+        #expect(!may("Bearer a-token"))
+        #expect(!may(nil))
+        #expect(!may("Bearer a-token-of-16-chars", token: nil))
+        #expect(may(nil, from: "127.0.0.1", token: nil))
+        #expect(may(nil, from: "::1", token: nil))
+    }
+}
