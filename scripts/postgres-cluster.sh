@@ -6,6 +6,8 @@
 #                                                (postgres://postgres@127.0.0.1:PORT/store_test)
 #                                                as the only line on standard output
 #   scripts/postgres-cluster.sh stop DIR         stops the server (fast shutdown) and removes DIR
+#   scripts/postgres-cluster.sh pause DIR        stops the server and keeps DIR (a database outage)
+#   scripts/postgres-cluster.sh resume DIR PORT  starts the paused server again
 #
 # The cluster trusts every local connection (--auth=trust) and listens only on 127.0.0.1 and on a
 # Unix socket inside DIR: it is for tests, never for data that matters. The server runs as the
@@ -22,8 +24,15 @@ readonly PG_VERSION_WANTED=15
 readonly DATABASE_NAME=store_test
 
 usage() {
-    echo "usage: $0 start DIR PORT | stop DIR" >&2
+    echo "usage: $0 start DIR PORT | stop DIR | pause DIR | resume DIR PORT" >&2
     exit 2
+}
+
+# The server's options: its port, loopback only, the socket in DIR, durable writes, and
+# max_connections above the default 100 so that parallel tests, each with its own pool, do not run
+# out of connections.
+server_options() {
+    echo "-p $2 -c listen_addresses=127.0.0.1 -k $1 -c fsync=on -c max_connections=400"
 }
 
 log() {
@@ -119,9 +128,8 @@ start_cluster() {
     fi
     rm -f -- "$initdb_log"
 
-    # max_connections is raised above the default 100 so that parallel tests, each with its own pool,
-    # do not run out of connections.
-    local options="-p $port -c listen_addresses=127.0.0.1 -k $dir -c fsync=on -c max_connections=400"
+    local options
+    options="$(server_options "$dir" "$port")"
     if ! as_postgres "$bin_dir/pg_ctl" -D "$dir" -o "$options" -l "$dir/log" start -w >/dev/null 2>&1; then
         log "the server did not start; the end of its log:"
         tail -n 20 "$dir/log" >&2 || true
@@ -154,6 +162,20 @@ main() {
             bin_dir="$(find_bin_dir)"
             dir="$(absolute_dir "$1")"
             stop_cluster "$bin_dir" "$dir"
+            ;;
+        pause)
+            [[ $# -eq 1 ]] || usage
+            local bin_dir dir
+            bin_dir="$(find_bin_dir)"
+            dir="$(absolute_dir "$1")"
+            as_postgres "$bin_dir/pg_ctl" stop -D "$dir" -m fast -w >/dev/null
+            ;;
+        resume)
+            [[ $# -eq 2 ]] || usage
+            local bin_dir dir
+            bin_dir="$(find_bin_dir)"
+            dir="$(absolute_dir "$1")"
+            as_postgres "$bin_dir/pg_ctl" -D "$dir" -o "$(server_options "$dir" "$2")" -l "$dir/log" start -w >/dev/null
             ;;
         *) usage ;;
     esac
