@@ -478,6 +478,38 @@ public enum AdminStylesheet {
         }
         .timeline-meta { display: block; color: var(--muted); font-size: 0.875rem; overflow-wrap: anywhere; }
 
+        .refunds-table .refund-items { margin: 0; padding-left: 1.1rem; }
+        .refunds-table .refund-note { display: block; color: var(--muted); font-size: 0.875rem; }
+        .refunds-table .refund-failure { display: block; margin-top: 0.2rem; }
+
+        /* Refunds */
+
+        .refund-form { max-width: 48rem; }
+        .refund-group { margin: 0 0 1rem; padding: 0; border: 0; min-width: 0; }
+        .refund-group > legend { padding: 0; margin-bottom: 0.35rem; font-size: 1.05rem; font-weight: 700; }
+        .refund-line {
+          margin: 0 0 0.75rem;
+          padding: 0.75rem;
+          min-width: 0;
+          background: var(--page);
+          border: 1px solid var(--line);
+          border-radius: var(--radius);
+        }
+        .refund-line > legend { float: left; width: 100%; padding: 0; margin: 0 0 0.5rem; font-weight: 700; overflow-wrap: anywhere; }
+        .refund-line > legend + * { clear: both; }
+        .refund-line .field { margin-bottom: 0.5rem; }
+        .refund-line .field:last-child { margin-bottom: 0; }
+        .refund-line-title { margin: 0 0 0.25rem; overflow-wrap: anywhere; }
+        .refund-line-done .hint { margin: 0; }
+        @media (min-width: 40rem) {
+          .refund-line { display: grid; grid-template-columns: minmax(0, 1fr) auto; align-items: end; gap: 0 1.5rem; }
+          .refund-line > legend { grid-column: 1 / -1; }
+          .refund-line .field { margin-bottom: 0; }
+          .refund-line .field-check { min-height: 2.5rem; }
+        }
+        .refund-review { max-width: 48rem; }
+        .confirm-form .hint { margin-bottom: 0.75rem; }
+
         .format-help ul { margin: 0; padding-left: 1.25rem; }
         .format-help li { margin: 0.2rem 0; }
         .problem-list li { margin: 0.15rem 0; }
