@@ -20,8 +20,8 @@ extension AdminPages {
                     [.class("order-main")],
                     lines(page, context: context),
                     amounts(page, context: context),
-                    timeline(page, context: context),
-                    refunds(page, context: context)),
+                    refunds(page, context: context),
+                    timeline(page, context: context)),
                 .div(
                     [.class("order-side")],
                     actions(page, context: context),
@@ -225,8 +225,7 @@ extension AdminPages {
         return AdminTables.table(
             id: "refunds", caption: "Refunds (times in \(context.zoneName))",
             columns: [
-                .init("Amount", number: true), .init("What"), .init("Status"), .init("Reason"), .init("By"),
-                .init("When"),
+                .init("Amount", number: true), .init("What"), .init("Status"), .init("Reason"), .init("Asked for by"),
             ],
             rows: page.refunds.map { refund in
                 .tr(
@@ -241,8 +240,10 @@ extension AdminPages {
                         [.class("prose")],
                         .text(refund.reason),
                         refund.note.map { .span([.class("refund-note")], $0) } ?? .empty),
-                    .td([], refund.by),
-                    .td([], context.time(refund.at, short: true)))
+                    .td(
+                        [.class("refund-asker")],
+                        .text(refund.by),
+                        .span([.class("refund-by")], context.time(refund.at, short: true))))
             },
             class: "refunds-table")
     }
