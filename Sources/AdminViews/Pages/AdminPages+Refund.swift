@@ -118,7 +118,7 @@ extension AdminPages {
         let form = page.form
         let itemsError = form.errors[.items]
         return .fieldset(
-            [.class("refund-group")],
+            [.class("refund-group"), .ariaDescribedBy(itemsError == nil ? "items-hint" : "items-hint items-error")],
             .legend([], "Items"),
             .p(
                 [.id("items-hint"), .class("hint")],
@@ -156,7 +156,7 @@ extension AdminPages {
             page.refundableShipping.map { shipping in
                 AdminForms.checkbox(
                     field(page, .shipping, "Refund shipping (\(context.money(shipping)))"), checked: form.shipping)
-            } ?? (form.errors[.shipping].map { .p([.class("field-error")], $0) } ?? .empty))
+            } ?? (form.errors[.shipping].map { .p([.id("refund-shipping"), .class("field-error")], $0) } ?? .empty))
     }
 
     /// **Amount**: goodwill instead of items.
