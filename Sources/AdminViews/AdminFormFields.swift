@@ -53,8 +53,21 @@ public enum AdminFormFields {
     /// The fulfilment status the page showed; the server refuses an action on an order that moved.
     public static let currentStatus = "current_status"
     public static let trackingNumber = "tracking_number"
-    /// The key that makes a cancellation (or a stock adjustment) happen once, however often it is sent.
+    /// The key that makes a refund, a cancellation or a stock adjustment happen once, however often
+    /// it is sent.
     public static let idempotencyKey = "idempotency_key"
+
+    // MARK: Refunds
+
+    /// The units of the order's line `position` (from 0) to refund, as typed: `quantity_0`.
+    public static func refundQuantity(_ position: Int) -> String { "quantity_\(position)" }
+    /// A checkbox: put line `position`'s refunded units back in stock: `restock_0`.
+    public static func refundRestock(_ position: Int) -> String { "restock_\(position)" }
+    /// A checkbox: refund the shipping.
+    public static let refundShipping = "shipping"
+    /// A goodwill amount as typed: `12.50`.
+    public static let refundAmount = "amount"
+    // The refund's reason (a ``CheckoutKit/RefundReasonKind`` raw value) and note are `reason` and `note`.
 
     // MARK: Staff
 

@@ -12,7 +12,12 @@ import CheckoutKit
 /// - `/admin/products/export.csv` — the catalog as CSV.
 /// - `/admin/promotions`, `/admin/promotions/new`.
 /// - `/admin/orders` — query `payment`, `fulfilment`, `from`, `to`, `q`, `page` (see
-///   ``AdminOrderFilter``); `/admin/orders/{id}`; `/admin/orders/{id}/refunds/new` (the refund form).
+///   ``AdminOrderFilter``); `/admin/orders/{id}`.
+/// - `/admin/orders/{id}/refund` — the refund form, empty or (with its fields in the query, as the
+///   review's **Change** link sends them) as typed.
+/// - `/admin/orders/{id}/refund/review` — the refund form's GET target, with its fields in the
+///   query: the amount the refund gives back, and **Refund €X.XX** with a key minted for it; or the
+///   form again with its problems (422).
 /// - `/admin/customers` — query `q`, `page`; `/admin/customers/{id}` — query `page`.
 /// - `/admin/staff` (owner).
 /// - `/admin/audit` — query `before` (an entry's id: the entries older than it);
@@ -39,6 +44,9 @@ import CheckoutKit
 /// - `/admin/orders/{id}/fulfilment` — `status` (`packed`, `shipped`, `delivered`: where to move),
 ///   `current_status` (the fulfilment status the page showed), `tracking_number` (with `shipped`).
 /// - `/admin/orders/{id}/cancel` — `current_status`, `idempotency_key`.
+/// - `/admin/orders/{id}/refund` — the refund the review showed: `quantity_N` and `restock_N` for
+///   the order's line N (from 0), `shipping`, `amount`, `reason`, `note` (as the refund form sends
+///   them), and `idempotency_key` (minted with the review).
 /// - `/admin/staff` — add: `email`, `role`, `password`.
 /// - `/admin/staff/{id}/remove` — nothing else.
 public enum AdminPaths {
@@ -70,7 +78,8 @@ public enum AdminPaths {
     public static let orderPattern = "/admin/orders/{id}"
     public static let orderFulfilmentPattern = "/admin/orders/{id}/fulfilment"
     public static let cancelOrderPattern = "/admin/orders/{id}/cancel"
-    public static let newRefundPattern = "/admin/orders/{id}/refunds/new"
+    public static let refundPattern = "/admin/orders/{id}/refund"
+    public static let refundReviewPattern = "/admin/orders/{id}/refund/review"
     public static let customerPattern = "/admin/customers/{id}"
     public static let removeStaffPattern = "/admin/staff/{id}/remove"
 
@@ -90,8 +99,9 @@ public enum AdminPaths {
     public static func order(_ id: String) -> String { fill(orderPattern, "{id}", id) }
     public static func orderFulfilment(_ id: String) -> String { fill(orderFulfilmentPattern, "{id}", id) }
     public static func cancelOrder(_ id: String) -> String { fill(cancelOrderPattern, "{id}", id) }
-    /// The refund form of an order: `/admin/orders/ord_…/refunds/new`.
-    public static func newRefund(_ id: String) -> String { fill(newRefundPattern, "{id}", id) }
+    /// The refund form of an order, `/admin/orders/ord_…/refund`; the address its review confirms to.
+    public static func refund(_ id: String) -> String { fill(refundPattern, "{id}", id) }
+    public static func refundReview(_ id: String) -> String { fill(refundReviewPattern, "{id}", id) }
     /// `/admin/customers/12`.
     public static func customer(_ id: Int64) -> String { fill(customerPattern, "{id}", String(id)) }
     /// `/admin/staff/3/remove`.
@@ -122,6 +132,11 @@ public enum AdminPaths {
     /// The audit log's entries older than the entry `before`; the newest without it.
     public static func audit(before: Int64?) -> String {
         audit + AdminURL.query([(AdminFormFields.before, before.map(String.init) ?? "")])
+    }
+
+    /// The refund form of order `id` showing `form` as typed.
+    public static func refund(_ id: String, form: AdminRefundForm) -> String {
+        refund(id) + AdminURL.query(form.parameters)
     }
 
     /// The sign-in form, returning to `next` (a back-office path) after signing in.

@@ -36,6 +36,9 @@ import Testing
                     before: #"{"title":"\#(markup)"}"#, after: nil)
             ], scope: .everyone, hasOlder: false)
         return [
+            ("order", AdminPages.order(order, context: owner)),
+            ("refund", AdminPages.refund(refundPage, context: owner)),
+            ("refund review", AdminPages.refundReview(refundReview, context: owner)),
             ("login", AdminPages.login(AdminLoginPage(email: markup, problem: .wrongCredentials), context: owner)),
             (
                 "products",
@@ -49,6 +52,63 @@ import Testing
             ("audit", AdminPages.audit(audit, context: owner)),
             ("error", AdminPages.error(.forbidden(role: .catalog), context: owner)),
         ]
+    }
+
+    static var order: AdminOrderPage {
+        let cap = Money(minorUnits: 8_50, currency: .eur)
+        return AdminOrderPage(
+            id: "ord_01JTESTORDER000000000000000", placedAt: day,
+            lines: [AdminOrderPage.Line(title: markup, unitPrice: cap, quantity: 2, lineTotal: price)],
+            amounts: AdminOrderPage.Amounts(
+                subtotal: price, discount: .zero(.eur), promotionCode: nil, shipping: .zero(.eur), fee: .zero(.eur),
+                total: price),
+            payment: AdminOrderPage.Payment(
+                method: .card, cardBrand: "visa", status: .partiallyRefunded, paid: price, refunded: cap,
+                pending: cap, remaining: Money(minorUnits: 2_90, currency: .eur)),
+            customer: nil, fulfilment: .unfulfilled,
+            timeline: [
+                AdminOrderPage.TimelineEntry(event: .paid(price), actor: .customer, at: day),
+                AdminOrderPage.TimelineEntry(
+                    event: .refundRequested(cap), actor: .staff(email: "owner@onlinestore.test"), at: day),
+                AdminOrderPage.TimelineEntry(
+                    event: .refunded(cap), actor: .staff(email: "owner@onlinestore.test"), at: day),
+                AdminOrderPage.TimelineEntry(
+                    event: .refundFailed(reason: "refund_refused"), actor: .staff(email: "owner@onlinestore.test"),
+                    at: day),
+            ],
+            refunds: [
+                AdminOrderPage.Refund(
+                    amount: cap, status: .succeeded, lines: [.init(title: markup, quantity: 1, restock: true)],
+                    reason: "Arrived damaged", note: "<b>stones</b> everywhere", by: "owner@onlinestore.test", at: day),
+                AdminOrderPage.Refund(
+                    amount: cap, status: .pending, kind: .goodwill, reason: "Goodwill", by: "owner@onlinestore.test",
+                    at: day),
+            ],
+            actions: .allowed(fulfilment: .unfulfilled, remaining: price, cancelIdempotencyKey: "cancel-key-1"))
+    }
+
+    static var refundPage: AdminRefundPage {
+        var form = AdminRefundForm(
+            quantities: [0: "5"], restock: [0], amount: markup, reason: .damaged, note: markup,
+            errors: [.quantity(0): "Only 1 left to refund: choose from 0 to 1.", .amount: "An amount above zero."])
+        form.shipping = true
+        return AdminRefundPage(
+            orderID: "ord_01JTESTORDER000000000000000",
+            lines: [
+                AdminRefundPage.Line(position: 0, title: markup, quantity: 2, refundable: 1, paid: price),
+                AdminRefundPage.Line(position: 1, title: "Cap", quantity: 1, refundable: 0, paid: price),
+            ],
+            refundableShipping: Money(minorUnits: 4_95, currency: .eur), paid: price, refunded: .zero(.eur),
+            remaining: price, form: form)
+    }
+
+    static var refundReview: AdminRefundReview {
+        AdminRefundReview(
+            orderID: "ord_01JTESTORDER000000000000000",
+            form: AdminRefundForm(quantities: [0: "1"], restock: [0], reason: .damaged, note: markup),
+            lines: [AdminRefundReview.Line(title: markup, quantity: 1, amount: price, restock: true)],
+            shipping: .zero(.eur), fee: .zero(.eur), goodwill: nil, amount: price, reason: .damaged, note: markup,
+            paymentMethod: "Card (Visa)", remainingAfter: .zero(.eur), idempotencyKey: "refund-key-1")
     }
 
     @Test("every page: one h1, no script, and the CSRF token in each of its POST forms")
@@ -75,6 +135,49 @@ import Testing
         #expect(product.contains("&lt;script&gt;alert(1)&lt;/script&gt; gaiters"))
         #expect(product.contains("Someone changed this product since you opened it"))
         #expect(product.contains(#"name="idempotency_key" value="key-1""#))
+    }
+
+    @Test("the order page: its refunds line by line, the Refund link with the permission, Cancel order with its key")
+    func orderPage() {
+        let html = AdminPages.order(Self.order, context: Self.owner).renderString()
+        #expect(html.contains(#"href="/admin/orders/ord_01JTESTORDER000000000000000/refund""#))
+        #expect(html.contains(#"action="/admin/orders/ord_01JTESTORDER000000000000000/cancel""#))
+        #expect(html.contains(#"name="idempotency_key" value="cancel-key-1""#))
+        #expect(html.contains("1 × &lt;script&gt;alert(1)&lt;/script&gt; gaiters (restocked)"))
+        #expect(html.contains("&lt;b&gt;stones&lt;/b&gt; everywhere"))
+        #expect(html.contains("Refunds pending"))
+        #expect(html.contains("Refund of €8.50 asked for"))
+        #expect(html.contains("Refund refused by the payment provider (refund_refused)"))
+        var shipped = Self.order
+        shipped.fulfilment = .shipped
+        shipped.actions = .allowed(
+            fulfilment: .shipped, remaining: Self.price, cancelIdempotencyKey: "k", mayRefund: false)
+        let noRefund = AdminPages.order(shipped, context: Self.owner).renderString()
+        #expect(!noRefund.contains("/refund\""))
+        #expect(!noRefund.contains("Cancel order"))
+    }
+
+    @Test("the refund form: as typed with each problem beside its field; the review posts what it showed with its key")
+    func refundPages() {
+        let form = AdminPages.refund(Self.refundPage, context: Self.owner).renderString()
+        #expect(
+            form.contains(#"<form method="get" action="/admin/orders/ord_01JTESTORDER000000000000000/refund/review""#))
+        #expect(form.contains(#"name="quantity_0" value="5""#))
+        #expect(form.contains(#"aria-describedby="quantity-0-hint quantity-0-error" aria-invalid="true""#))
+        #expect(form.contains(##"<a href="#quantity-0">Only 1 left to refund: choose from 0 to 1.</a>"##))
+        #expect(form.contains(#"name="restock_0" value="on" checked"#))
+        #expect(!form.contains(#"name="quantity_1""#), "a line refunded in full has nothing to choose")
+        #expect(form.contains("Refund shipping (€4.95)"))
+        #expect(form.contains(#"value="damaged" selected"#))
+        #expect(!form.contains(#"value="cancelled""#), "cancelling is Cancel order's")
+        let review = AdminPages.refundReview(Self.refundReview, context: Self.owner).renderString()
+        #expect(review.contains("Refund €19.90</button>"))
+        #expect(review.contains(#"name="idempotency_key" value="refund-key-1""#))
+        #expect(review.contains(#"name="quantity_0" value="1""#))
+        #expect(review.contains(#"name="reason" value="damaged""#))
+        #expect(
+            review.contains(
+                #"href="/admin/orders/ord_01JTESTORDER000000000000000/refund?quantity_0=1&amp;restock_0=on"#))
     }
 
     @Test("the header links to the sections the role may open, and says who is signed in")

@@ -11,17 +11,33 @@ them): they add products of their own.
 
 import json
 import os
+import re
 import subprocess
+import threading
+import time
 import urllib.request
 import uuid
 from pathlib import Path
 
 import pytest
 import storefront_browser as browser
+from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select
-from storefront_browser import button, field, follow, link, status_text
-from test_storefront import _check_page, go_to_review, pay_button
+from selenium.webdriver.support.ui import Select, WebDriverWait
+from storefront_browser import button, field, follow, link, status_text, xpath_literal
+from test_storefront import (
+    BOTTLE,
+    CAP,
+    SOCKS,
+    _check_page,
+    add_from_catalog,
+    apply_code,
+    go_to_review,
+    open_basket,
+    pay_button,
+    set_quantity,
+)
 
 OWNER = ("owner@onlinestore.test", "owner-demo-password")
 
@@ -247,6 +263,202 @@ def test_the_audit_log_shows_the_changes(store, staff):
     assert "Signed in" in text and OWNER[0] in text
 
 
+# --- refunds and cancellations (SPEC §14) -----------------------------------------------------------
+
+
+def product_with_stock(staff, store, units):
+    """A product of its own with `units` in stock, added by the owner; its title and id."""
+    title = "Back-office refund gaiters " + uuid.uuid4().hex[:6]
+    page = new_product(staff, store, title, "19.90")
+    adjust_stock(staff, f"+{units}", "Received")
+    return title, page.rstrip("/").rsplit("/", 1)[1]
+
+
+def shopper_buys(store, shopper, product_id, title, quantity):
+    """A shopper buys `quantity` of the product with a test card; the order's id."""
+    shopper.get(store + "/product/" + product_id)
+    follow(shopper, button(shopper, "Add to basket"))
+    shopper.get(store + "/basket")
+    if quantity > 1:
+        set_quantity(shopper, title, quantity)
+    go_to_review(shopper)
+    follow(shopper, pay_button(shopper))
+    assert shopper.title == "Receipt — OnlineStore"
+    return shopper.current_url.rstrip("/").rsplit("/", 1)[1]
+
+
+def shop_stock_label(store, shopper, product_id, expected):
+    """What the shop's product page says of the stock ("Sold out", "Only 2 left", or ""), once it
+    says `expected`: the shop's catalog refreshes within a moment of a sale or a restock."""
+    label = None
+    for _ in range(50):
+        shopper.get(store + "/product/" + product_id)
+        match = re.search(r"Sold out|Only \d+ left", shopper.find_element(By.TAG_NAME, "main").text)
+        label = match.group(0) if match else ""
+        if label == expected:
+            break
+        time.sleep(0.1)
+    return label
+
+
+def choose_refund(driver, title, units, reason="Arrived damaged", note=""):
+    """On the refund form: `units` of the line `title` (Restock left on), a reason, a note; then
+    **Review refund**."""
+    line = driver.find_element(By.XPATH, f"//fieldset[legend[normalize-space()={xpath_literal(title)}]]")
+    quantity = field(line, "Units to refund")
+    quantity.clear()
+    quantity.send_keys(str(units))
+    assert field(line, "Restock").is_selected(), "Restock is on by default"
+    Select(field(driver, "Reason")).select_by_visible_text(reason)
+    if note:
+        field(driver, "Note").send_keys(note)
+    follow(driver, button(driver, "Review refund"))
+
+
+def refund_button(driver):
+    """The review's one **Refund €X.XX** button."""
+    buttons = [
+        element
+        for element in driver.find_elements(By.TAG_NAME, "button")
+        if re.fullmatch(r"Refund €[0-9.,]+", (element.accessible_name or "").strip())
+    ]
+    assert len(buttons) == 1, [element.accessible_name for element in buttons]
+    return buttons[0]
+
+
+def refund_rows(driver, store, order_id):
+    driver.get(store + "/admin/orders/" + order_id)
+    return driver.find_elements(By.CSS_SELECTOR, "#refunds tbody tr")
+
+
+def test_refund_units_and_see_them_back_in_the_shop(store, staff, shopper):
+    sign_in(staff, store, *OWNER)
+    title, product_id = product_with_stock(staff, store, 2)
+    order_id = shopper_buys(store, shopper, product_id, title, 2)
+    assert shop_stock_label(store, shopper, product_id, "Sold out") == "Sold out"
+
+    staff.get(store + "/admin/orders/" + order_id)
+    follow(staff, link(staff, "Refund"))
+    assert staff.title == f"Refund order {order_id} — OnlineStore back office"
+    choose_refund(staff, title, 1, note="Seam split")
+    assert staff.title == f"Review refund of order {order_id} — OnlineStore back office"
+    review = staff.find_element(By.TAG_NAME, "main").text
+    assert "Arrived damaged: Seam split" in review and "back into stock" in review
+    confirm = refund_button(staff)
+    assert confirm.accessible_name == "Refund €19.90"
+    follow(staff, confirm)
+    assert status_text(staff) == "Refunded €19.90."
+    assert staff.current_url.endswith("/admin/orders/" + order_id)
+    refunds = staff.find_element(By.XPATH, "//table[caption[starts-with(normalize-space(), 'Refunds')]]").text
+    assert f"1 × {title} (restocked)" in refunds and "Succeeded" in refunds and OWNER[0] in refunds
+    timeline = staff.find_element(By.XPATH, "//section[.//h2[normalize-space()='Timeline']]").text
+    assert "Refund of €19.90 asked for" in timeline and "Refunded €19.90" in timeline
+    payment = staff.find_element(By.XPATH, "//section[.//h2[normalize-space()='Payment']]").text
+    assert "Partially refunded" in payment
+
+    # The shopper sees the unit back on sale at once.
+    assert shop_stock_label(store, shopper, product_id, "Only 1 left") == "Only 1 left"
+
+    # More units than are left: the form again, as typed, with the problem beside the field.
+    follow(staff, link(staff, "Refund"))
+    line = staff.find_element(By.XPATH, f"//fieldset[legend[normalize-space()={xpath_literal(title)}]]")
+    assert "1 left to refund" in line.text
+    field(staff, "Amount").send_keys("500.00")
+    Select(field(staff, "Reason")).select_by_visible_text("Goodwill")
+    follow(staff, button(staff, "Review refund"))
+    assert "That is more than remains to refund (€" in staff.page_source
+    assert field(staff, "Amount").get_attribute("value") == "500.00"
+    assert field(staff, "Amount").get_attribute("aria-invalid") == "true"
+
+
+def test_cancel_order_refunds_and_restocks_everything(store, staff, shopper):
+    sign_in(staff, store, *OWNER)
+    title, product_id = product_with_stock(staff, store, 1)
+    order_id = shopper_buys(store, shopper, product_id, title, 1)
+    assert shop_stock_label(store, shopper, product_id, "Sold out") == "Sold out"
+    staff.get(store + "/admin/orders/" + order_id)
+    follow(staff, button(staff, "Cancel order"))
+    assert status_text(staff).startswith("Order cancelled. €"), status_text(staff)
+    facts = staff.find_element(By.CSS_SELECTOR, "dl.facts").text
+    assert "Cancelled" in facts and "Refunded" in facts
+    assert not browser.controls(staff, "Cancel order")
+    assert not browser.controls(staff, "Refund")
+    assert len(refund_rows(staff, store, order_id)) == 1
+    assert shop_stock_label(store, shopper, product_id, "Only 1 left") == "Only 1 left"
+
+
+def test_two_staff_confirm_a_refund_at_once_and_one_refund_is_made(store, staff, shopper):
+    sign_in(staff, store, *OWNER)
+    title, product_id = product_with_stock(staff, store, 1)
+    order_id = shopper_buys(store, shopper, product_id, title, 1)
+    email = f"orders-{uuid.uuid4().hex[:8]}@onlinestore.test"
+    request_staff(store, email, "orders")
+    colleague = browser.new_driver(javascript=False)
+    try:
+        sign_in(colleague, store, email, "a long catalog password")
+        for driver in (staff, colleague):
+            driver.get(store + f"/admin/orders/{order_id}/refund")
+            choose_refund(driver, title, 1, reason="Returned by the customer")
+            assert refund_button(driver).accessible_name == "Refund €19.90"
+        barrier = threading.Barrier(2)
+        errors = []
+
+        def press(driver):
+            try:
+                target = refund_button(driver)
+                barrier.wait(timeout=10)
+                follow(driver, target)
+            except Exception as error:  # reported below
+                errors.append(error)
+
+        threads = [threading.Thread(target=press, args=(driver,)) for driver in (staff, colleague)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=60)
+        assert not errors, errors
+        outcomes = sorted(status_text(driver) for driver in (staff, colleague))
+        refused = [driver for driver in (staff, colleague) if not driver.current_url.endswith("/orders/" + order_id)]
+        assert "Refunded €19.90." in outcomes, outcomes
+        assert len(refused) == 1, [driver.current_url for driver in (staff, colleague)]
+        assert "Nothing is left to refund on this line." in refused[0].page_source
+    finally:
+        colleague.quit()
+    assert len(refund_rows(staff, store, order_id)) == 1
+
+
+def test_a_double_clicked_refund_refunds_once(store, staff, shopper):
+    sign_in(staff, store, *OWNER)
+    title, product_id = product_with_stock(staff, store, 2)
+    order_id = shopper_buys(store, shopper, product_id, title, 2)
+    staff.get(store + f"/admin/orders/{order_id}/refund")
+    choose_refund(staff, title, 2)
+    review = staff.current_url
+    driver = browser.new_driver(javascript=False, page_load="none")
+    try:
+
+        def load(action, predicate):
+            action()
+            WebDriverWait(driver, 30, ignored_exceptions=(WebDriverException,)).until(
+                lambda d: predicate(d) and d.execute_script("return document.readyState") == "complete"
+            )
+
+        load(lambda: driver.get(store + "/admin/login"), lambda d: d.title.startswith("Log in"))
+        field(driver, "Email").send_keys(OWNER[0])
+        field(driver, "Password").send_keys(OWNER[1])
+        load(lambda: button(driver, "Log in").click(), lambda d: "/admin/login" not in d.current_url)
+        load(lambda: driver.get(review), lambda d: d.title.startswith("Review refund"))
+        ActionChains(driver).double_click(refund_button(driver)).perform()
+        WebDriverWait(driver, 30, ignored_exceptions=(WebDriverException,)).until(
+            lambda d: d.current_url.endswith("/admin/orders/" + order_id)
+            and d.execute_script("return document.readyState") == "complete"
+        )
+        assert status_text(driver) == "Refunded €39.80."
+    finally:
+        driver.quit()
+    assert len(refund_rows(staff, store, order_id)) == 1
+
+
 # --- every page: axe-core, the HTML checker, screenshots -----------------------------------------
 
 
@@ -277,10 +489,31 @@ def test_every_back_office_page_passes_axe_and_the_html_checker(store, axe_drive
     check("import")
     driver.get(store + "/admin")
     check("dashboard")
+    # An order of its own, as the storefront's worked case: three lines and a promo code.
+    for title in (CAP, SOCKS, BOTTLE):
+        add_from_catalog(driver, store, title)
+    open_basket(driver)
+    set_quantity(driver, SOCKS, 2)
+    apply_code(driver, "RUN10")
+    go_to_review(driver)
+    follow(driver, pay_button(driver))
+    order_id = driver.current_url.rstrip("/").rsplit("/", 1)[1]
     driver.get(store + "/admin/orders")
     check("orders")
-    follow(driver, driver.find_element(By.CSS_SELECTOR, "main table a[href^='/admin/orders/']"))
+    follow(driver, link(driver, order_id))
     check("order")
+    follow(driver, link(driver, "Refund"))
+    check("refund")
+    # This browser runs script (for axe): let the form reach the server, as one without would.
+    socks = driver.find_element(By.XPATH, f"//fieldset[legend[normalize-space()={xpath_literal(SOCKS)}]]")
+    field(socks, "Units to refund").send_keys("3")
+    driver.execute_script("for (const form of document.forms) form.noValidate = true")
+    follow(driver, button(driver, "Review refund"))
+    check("refund-problems")
+    choose_refund(driver, SOCKS, 1, note="One sock arrived with a hole")
+    check("refund-review")
+    follow(driver, refund_button(driver))
+    check("order-refunded")
     driver.get(store + "/admin/promotions")
     check("promotions")
     driver.get(store + "/admin/promotions/new")

@@ -20,8 +20,8 @@ extension AdminPages {
                     [.class("order-main")],
                     lines(page, context: context),
                     amounts(page, context: context),
-                    timeline(page, context: context),
-                    refunds(page, context: context)),
+                    refunds(page, context: context),
+                    timeline(page, context: context)),
                 .div(
                     [.class("order-side")],
                     actions(page, context: context),
@@ -82,26 +82,23 @@ extension AdminPages {
 
     private static func payment(_ page: AdminOrderPage, context: AdminContext) -> Node {
         let payment = page.payment
-        let method =
-            payment.cardBrand.map { "\(payment.method.displayName) (\(brandName($0)))" }
-            ?? payment.method.displayName
+        let rows: [(String, String)] =
+            [
+                ("Method", payment.methodText),
+                ("Status", payment.status.label),
+                ("Paid", context.money(payment.paid)),
+                ("Refunded so far", context.money(payment.refunded)),
+            ]
+            + (payment.pending.isPositive ? [("Refunds pending", context.money(payment.pending))] : [])
+            + [("Remaining", context.money(payment.remaining))]
         return .section(
             [.class("panel"), .ariaLabelledBy("payment-title")],
             .h2([.id("payment-title")], "Payment"),
-            keyValueTable(
-                id: "payment", caption: "Payment",
-                [
-                    ("Method", method),
-                    ("Status", payment.status.label),
-                    ("Paid", context.money(payment.paid)),
-                    ("Refunded so far", context.money(payment.refunded)),
-                    ("Remaining", context.money(payment.remaining)),
-                ],
-                lastIsTotal: true, captionHidden: true))
+            keyValueTable(id: "payment", caption: "Payment", rows, lastIsTotal: true, captionHidden: true))
     }
 
     /// A table of labelled amounts: a header cell per row, the value right-aligned.
-    private static func keyValueTable(
+    static func keyValueTable(
         id: String, caption: String, _ rows: [(String, String)], lastIsTotal: Bool, captionHidden: Bool = false
     ) -> Node {
         .table(
@@ -152,7 +149,7 @@ extension AdminPages {
             actions.markShipped ? move(to: .shipped, "Mark shipped", tracking) : .empty,
             actions.markDelivered ? move(to: .delivered, "Mark delivered") : .empty,
             actions.refund
-                ? .p([.class("action-form")], AdminForms.buttonLink("Refund", href: AdminPaths.newRefund(page.id)))
+                ? .p([.class("action-form")], AdminForms.buttonLink("Refund", href: AdminPaths.refund(page.id)))
                 : .empty,
             actions.cancel.map { cancellation in
                 AdminForms.post(
@@ -171,7 +168,7 @@ extension AdminPages {
         let payment = page.payment
         let method =
             switch payment.method {
-            case .card: payment.cardBrand.map { "card (\(brandName($0)))" } ?? "card"
+            case .card: payment.cardBrand.map { "card (\(AdminOrderPage.Payment.brandName($0)))" } ?? "card"
             case .paymentLink: "payment link"
             case .qrCode: "QR code payment"
             }
@@ -212,9 +209,13 @@ extension AdminPages {
         case .shipped(let tracking?): "Shipped (tracking \(tracking))"
         case .shipped(nil): "Shipped"
         case .delivered: "Delivered"
-        case .refund(let amount, let reason, .succeeded): "Refund \(context.money(amount)) (\(reason))"
-        case .refund(let amount, let reason, let status):
-            "Refund \(context.money(amount)) (\(reason)) — \(status.label.lowercased())"
+        case .refundRequested(let amount?): "Refund of \(context.money(amount)) asked for"
+        case .refundRequested(nil): "Refund asked for"
+        case .refunded(let amount?): "Refunded \(context.money(amount))"
+        case .refunded(nil): "Refunded"
+        case .refundFailed(let reason?): "Refund refused by the payment provider (\(reason))"
+        case .refundFailed(nil): "Refund refused by the payment provider"
+        case .refundWithdrawn: "Refund withdrawn: it never reached the payment provider"
         case .cancelled: "Cancelled"
         }
     }
@@ -223,20 +224,39 @@ extension AdminPages {
         guard !page.refunds.isEmpty else { return .empty }
         return AdminTables.table(
             id: "refunds", caption: "Refunds (times in \(context.zoneName))",
-            columns: [.init("Amount", number: true), .init("Status"), .init("Reason"), .init("By"), .init("When")],
+            columns: [
+                .init("Amount", number: true), .init("What"), .init("Status"), .init("Reason"), .init("Asked for by"),
+            ],
             rows: page.refunds.map { refund in
                 .tr(
                     [],
                     AdminTables.number(context.money(refund.amount)),
-                    .td([], AdminTables.badge(refund.status)),
-                    .td([.class("prose")], refund.reason),
-                    .td([], refund.by),
-                    .td([], context.time(refund.at, short: true)))
-            })
+                    .td([], refundContents(refund, context: context)),
+                    .td(
+                        [],
+                        AdminTables.badge(refund.status),
+                        refund.failure.map { .span([.class("refund-failure")], .code([], $0)) } ?? .empty),
+                    .td(
+                        [.class("prose")],
+                        .text(refund.reason),
+                        refund.note.map { .span([.class("refund-note")], $0) } ?? .empty),
+                    .td(
+                        [.class("refund-asker")],
+                        .text(refund.by),
+                        .span([.class("refund-by")], context.time(refund.at, short: true))))
+            },
+            class: "refunds-table")
     }
 
-    /// A card brand for people: `visa` → `Visa`.
-    private static func brandName(_ brand: String) -> String {
-        brand.prefix(1).uppercased() + brand.dropFirst()
+    /// What a refund gave back: its units line by line, the shipping and the fee, or goodwill.
+    private static func refundContents(_ refund: AdminOrderPage.Refund, context: AdminContext) -> Node {
+        var items: [String] = refund.lines.map { line in
+            "\(context.number(line.quantity)) × \(line.title)" + (line.restock ? " (restocked)" : "")
+        }
+        if refund.shipping { items.append("Shipping") }
+        if refund.fee { items.append("Payment fee") }
+        if refund.kind == .goodwill { items.append("Goodwill") }
+        if refund.kind == .cancellation && items.isEmpty { items.append("What remained") }
+        return .ul([.class("refund-items")], .fragment(items.map { .li($0) }))
     }
 }

@@ -261,7 +261,9 @@ public enum AdminStylesheet {
         input[type="file"] { padding: 0.35rem; }
         textarea { min-height: 8rem; resize: vertical; }
         .input-short { max-width: 14rem; }
-        [aria-invalid="true"] { border: 2px solid var(--bad); }
+        [aria-invalid="true"], input[aria-invalid="true"], select[aria-invalid="true"], textarea[aria-invalid="true"] {
+          border: 2px solid var(--bad);
+        }
         .field-error { margin: 0 0 0.35rem; color: var(--bad); font-weight: 600; font-size: 0.875rem; }
         .field-check {
           display: grid;
@@ -449,7 +451,7 @@ public enum AdminStylesheet {
 
         /* Product and order */
 
-        .product-layout, .order-layout { display: grid; gap: 0 1rem; align-items: start; }
+        .product-layout, .order-layout { display: grid; grid-template-columns: minmax(0, 1fr); gap: 0 1rem; align-items: start; }
         @media (min-width: 64rem) {
           .product-layout { grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); }
           .order-layout { grid-template-columns: minmax(0, 1fr) 22rem; }
@@ -477,6 +479,45 @@ public enum AdminStylesheet {
           border-radius: 50%;
         }
         .timeline-meta { display: block; color: var(--muted); font-size: 0.875rem; overflow-wrap: anywhere; }
+
+        .refunds-table .refund-items { min-width: 9rem; margin: 0; padding: 0; list-style: none; }
+        .refunds-table .refund-note, .refunds-table .refund-by {
+          display: block;
+          color: var(--muted);
+          font-size: 0.875rem;
+          overflow-wrap: anywhere;
+        }
+        .refunds-table .refund-failure { display: block; margin-top: 0.2rem; }
+        .refunds-table .refund-asker { white-space: nowrap; }
+
+        /* Refunds */
+
+        .refund-form { max-width: 48rem; }
+        .refund-group { margin: 0 0 1rem; padding: 0; border: 0; min-width: 0; }
+        .refund-group > legend { padding: 0; margin-bottom: 0.35rem; font-size: 1.05rem; font-weight: 700; }
+        .refund-line {
+          margin: 0 0 0.75rem;
+          padding: 0.75rem;
+          min-width: 0;
+          background: var(--page);
+          border: 1px solid var(--line);
+          border-radius: var(--radius);
+        }
+        .refund-line > legend { float: left; width: 100%; padding: 0; margin: 0 0 0.5rem; font-weight: 700; overflow-wrap: anywhere; }
+        .refund-line > legend + * { clear: both; }
+        .refund-line .field { margin-bottom: 0.5rem; }
+        .refund-line input[type="number"] { max-width: 8rem; }
+        .refund-line .field:last-child { margin-bottom: 0; }
+        .refund-line-title { margin: 0 0 0.25rem; overflow-wrap: anywhere; }
+        .refund-line-done .hint { margin: 0; }
+        @media (min-width: 40rem) {
+          .refund-line { display: grid; grid-template-columns: minmax(0, 18rem) auto; align-items: end; gap: 0 1.5rem; }
+          .refund-line > legend { grid-column: 1 / -1; }
+          .refund-line .field { margin-bottom: 0; }
+          .refund-line .field-check { min-height: 2.5rem; }
+        }
+        .refund-review { max-width: 48rem; }
+        .confirm-form .hint { margin-bottom: 0.75rem; }
 
         .format-help ul { margin: 0; padding-left: 1.25rem; }
         .format-help li { margin: 0.2rem 0; }

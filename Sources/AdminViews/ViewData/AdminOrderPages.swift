@@ -64,21 +64,34 @@ public struct AdminOrderPage: Hashable, Sendable {
         public var cardBrand: String?
         public var status: AdminPaymentStatus
         public var paid: Money
-        /// The refunds that succeeded or are pending.
+        /// What the refunds that succeeded gave back.
         public var refunded: Money
-        /// What may still be refunded.
+        /// What refunds still waiting for the provider's answer hold.
+        public var pending: Money
+        /// What may still be refunded: paid less what succeeded and pending refunds hold.
         public var remaining: Money
 
         public init(
             method: PaymentMethod.Kind, cardBrand: String?, status: AdminPaymentStatus, paid: Money, refunded: Money,
-            remaining: Money
+            pending: Money? = nil, remaining: Money
         ) {
             self.method = method
             self.cardBrand = cardBrand
             self.status = status
             self.paid = paid
             self.refunded = refunded
+            self.pending = pending ?? .zero(paid.currency)
             self.remaining = remaining
+        }
+
+        /// `Card (Visa)`, `Payment link`.
+        public var methodText: String {
+            cardBrand.map { "\(method.displayName) (\(Self.brandName($0)))" } ?? method.displayName
+        }
+
+        /// A card brand for people: `visa` → `Visa`.
+        static func brandName(_ brand: String) -> String {
+            brand.prefix(1).uppercased() + brand.dropFirst()
         }
     }
 
@@ -99,7 +112,14 @@ public struct AdminOrderPage: Hashable, Sendable {
         case packed
         case shipped(trackingNumber: String?)
         case delivered
-        case refund(Money, reason: String, status: AdminRefundStatus)
+        /// A refund of this amount was asked for (and held against the payment).
+        case refundRequested(Money?)
+        /// The provider gave this amount back.
+        case refunded(Money?)
+        /// The provider refused a refund, for this reason (its code).
+        case refundFailed(reason: String?)
+        /// A refund the provider never saw was taken back: nothing was given back.
+        case refundWithdrawn
         case cancelled
     }
 
@@ -118,17 +138,51 @@ public struct AdminOrderPage: Hashable, Sendable {
 
     /// A refund of the order.
     public struct Refund: Hashable, Sendable {
+        /// Units of a line the refund gives back.
+        public struct Line: Hashable, Sendable {
+            public var title: String
+            public var quantity: Int
+            /// Whether they go (or went) back into stock.
+            public var restock: Bool
+
+            public init(title: String, quantity: Int, restock: Bool) {
+                self.title = title
+                self.quantity = quantity
+                self.restock = restock
+            }
+        }
+
         public var amount: Money
         public var status: AdminRefundStatus
+        public var kind: RefundKind
+        public var lines: [Line]
+        /// Whether it gives the shipping back.
+        public var shipping: Bool
+        /// Whether it gives the payment fee back.
+        public var fee: Bool
+        /// The reason's label: `Arrived damaged`.
         public var reason: String
+        public var note: String?
+        /// The provider's reason (its code), when it refused the refund.
+        public var failure: String?
         /// The member of staff who asked for it.
         public var by: String
         public var at: Date
 
-        public init(amount: Money, status: AdminRefundStatus, reason: String, by: String, at: Date) {
+        public init(
+            amount: Money, status: AdminRefundStatus, kind: RefundKind = .lines, lines: [Line] = [],
+            shipping: Bool = false, fee: Bool = false, reason: String, note: String? = nil, failure: String? = nil,
+            by: String, at: Date
+        ) {
             self.amount = amount
             self.status = status
+            self.kind = kind
+            self.lines = lines
+            self.shipping = shipping
+            self.fee = fee
             self.reason = reason
+            self.note = note
+            self.failure = failure
             self.by = by
             self.at = at
         }
@@ -168,8 +222,8 @@ public struct AdminOrderPage: Hashable, Sendable {
             self.refund = refund
         }
 
-        /// What `fulfilment` allows (``CheckoutKit/FulfilmentStatus/next``): cancelling only with
-        /// something left to refund, refunding while `remaining` is above zero and `mayRefund`.
+        /// What `fulfilment` allows (``CheckoutKit/FulfilmentStatus/next``): cancelling before the
+        /// order is shipped, refunding while `remaining` is above zero and `mayRefund`.
         public static func allowed(
             fulfilment: FulfilmentStatus, remaining: Money, cancelIdempotencyKey: String, mayRefund: Bool = true
         ) -> Actions {

@@ -1,4 +1,5 @@
 import CheckoutKit
+import Foundation
 import StoreViews
 
 /// What the last back-office action did, carried by a short-lived cookie from a form's redirect to
@@ -21,6 +22,16 @@ enum AdminStatus: Hashable, Sendable {
     case promotionDisabled
     /// An order moved to a fulfilment status.
     case orderMoved(FulfilmentStatus)
+    /// A refund succeeded, giving this back.
+    case refunded(Money)
+    /// An order was cancelled, giving this back.
+    case orderCancelled(Money)
+    /// The payment provider refused a refund; for a cancellation, the order is not cancelled.
+    case refundRefused(cancellation: Bool)
+    /// The provider's answer to a refund was lost: it is pending, settled by asking the provider.
+    case refundPending
+    /// The same refund form is still being sent by an earlier press.
+    case refundInProgress
     case staffAdded
     case staffRemoved
 
@@ -36,6 +47,11 @@ enum AdminStatus: Hashable, Sendable {
         case .promotionCreated: "promotion-created"
         case .promotionDisabled: "promotion-disabled"
         case .orderMoved(let status): "order:" + status.rawValue
+        case .refunded(let amount): "refunded:\(amount.minorUnits):\(amount.currency.code)"
+        case .orderCancelled(let amount): "cancelled:\(amount.minorUnits):\(amount.currency.code)"
+        case .refundRefused(let cancellation): cancellation ? "cancel-refused" : "refund-refused"
+        case .refundPending: "refund-pending"
+        case .refundInProgress: "refund-in-progress"
         case .staffAdded: "staff-added"
         case .staffRemoved: "staff-removed"
         }
@@ -49,6 +65,11 @@ enum AdminStatus: Hashable, Sendable {
         func numbers() -> (Int, Int)? {
             guard parts.count == 3, let first = Int(parts[1]), let second = Int(parts[2]) else { return nil }
             return (first, second)
+        }
+        func amount() -> Money? {
+            guard parts.count == 3, let minor = Int64(parts[1]), minor >= 0, let currency = Currency(code: parts[2])
+            else { return nil }
+            return Money(minorUnits: minor, currency: currency)
         }
         switch parts[0] {
         case "logged-out": self = .loggedOut
@@ -67,14 +88,24 @@ enum AdminStatus: Hashable, Sendable {
         case "order":
             guard parts.count == 2, let status = FulfilmentStatus(rawValue: parts[1]) else { return nil }
             self = .orderMoved(status)
+        case "refunded":
+            guard let amount = amount() else { return nil }
+            self = .refunded(amount)
+        case "cancelled":
+            guard let amount = amount() else { return nil }
+            self = .orderCancelled(amount)
+        case "refund-refused": self = .refundRefused(cancellation: false)
+        case "cancel-refused": self = .refundRefused(cancellation: true)
+        case "refund-pending": self = .refundPending
+        case "refund-in-progress": self = .refundInProgress
         case "staff-added": self = .staffAdded
         case "staff-removed": self = .staffRemoved
         default: return nil
         }
     }
 
-    /// The sentence the page announces.
-    var message: StatusMessage {
+    /// The sentence the page announces, amounts written for `locale`.
+    func message(locale: Locale) -> StatusMessage {
         switch self {
         case .loggedOut: StatusMessage("You are logged out.", kind: .info)
         case .sessionEnded: StatusMessage("Your session ended. Log in again to carry on.", kind: .info)
@@ -88,6 +119,23 @@ enum AdminStatus: Hashable, Sendable {
         case .promotionCreated: StatusMessage("Promotion saved.")
         case .promotionDisabled: StatusMessage("Promotion disabled. Baskets holding it no longer get its discount.")
         case .orderMoved(let status): StatusMessage("Order marked \(status.label.lowercased()).")
+        case .refunded(let amount): StatusMessage("Refunded \(amount.formatted(locale: locale)).")
+        case .orderCancelled(let amount):
+            StatusMessage(
+                amount.isZero
+                    ? "Order cancelled. Its items are back in stock."
+                    : "Order cancelled. \(amount.formatted(locale: locale)) refunded; its items are back in stock.")
+        case .refundRefused(cancellation: false): StatusMessage(RefundWording.refused, kind: .error)
+        case .refundRefused(cancellation: true):
+            StatusMessage(
+                "The payment provider refused the refund, so the order is not cancelled. Nothing was given back or "
+                    + "restocked.", kind: .error)
+        case .refundPending:
+            StatusMessage(
+                RefundWording.unconfirmed + " It is pending and will be settled with the provider; sending the "
+                    + "same form again is safe — " + RefundWording.neverTwice, kind: .info)
+        case .refundInProgress:
+            StatusMessage("This refund is still being made. Look at the order again in a moment.", kind: .info)
         case .staffAdded: StatusMessage("Member of staff added. They can log in now.")
         case .staffRemoved: StatusMessage("Member of staff removed. Their sessions have ended.")
         }

@@ -22,6 +22,7 @@ struct BackOffice: Sendable {
         BackOfficeCatalogFiles(imports: services.imports, images: services.images, catalog: services.catalog)
             .register(on: &routes)
         BackOfficeOrders(orders: services.orders).register(on: &routes)
+        BackOfficeRefunds(refunds: services.refunds, orders: services.orders).register(on: &routes)
         BackOfficePromotions(promotions: services.promotions).register(on: &routes)
         BackOfficeCustomers(customers: services.customers).register(on: &routes)
         BackOfficeStaff(staff: services.staff).register(on: &routes)

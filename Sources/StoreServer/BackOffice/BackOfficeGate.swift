@@ -80,7 +80,7 @@ struct BackOfficeGate: Sendable {
         let context = AdminContext(
             shopName: shopName, staff: AdminContext.Staff(email: member.email, role: member.role),
             csrfToken: BackOfficeCookies.csrfToken(for: token),
-            status: statusCookie.flatMap(AdminStatus.init(cookieValue:))?.message, locale: locale)
+            status: statusCookie.flatMap(AdminStatus.init(cookieValue:))?.message(locale: locale), locale: locale)
         var page = StaffPage(
             request: request, route: route, staff: member, token: token, context: context, fields: [:], files: [],
             hadStatusCookie: statusCookie != nil)

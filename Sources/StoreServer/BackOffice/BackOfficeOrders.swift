@@ -6,9 +6,10 @@ import StoreDatabase
 import StoreServices
 
 /// Orders (docs/BEHAVIOUR.md §13.8): the list with its filters and search, an order's page with
-/// its timeline, and **Mark packed**, **Mark shipped** (with **Tracking number**), **Mark
-/// delivered** — each naming the state the page showed, so a step on an order that moved meanwhile
-/// is refused with its new state, never applied twice.
+/// its payment, refunds and timeline, and **Mark packed**, **Mark shipped** (with **Tracking
+/// number**), **Mark delivered** — each naming the state the page showed, so a step on an order
+/// that moved meanwhile is refused with its new state, never applied twice. **Cancel order** and
+/// **Refund** are ``BackOfficeRefunds``'.
 struct BackOfficeOrders: Sendable {
     let orders: OrderManagement
     static let pageSize = 50
@@ -18,7 +19,7 @@ struct BackOfficeOrders: Sendable {
         routes.staffPage(.get, AdminPaths.orderPattern, .manageOrders) { page in
             let id = try page.parameter(OrderID.self)
             guard let order = try await orders.order(id) else { return page.error(.notFound) }
-            return page.respond(AdminPages.order(Self.orderPage(order), context: page.context))
+            return page.respond(AdminPages.order(Self.orderPage(order, for: page.staff), context: page.context))
         }
         routes.staffPage(.post, AdminPaths.orderFulfilmentPattern, .manageOrders) { page in try await move(page) }
     }
@@ -62,7 +63,7 @@ struct BackOfficeOrders: Sendable {
             return page.error(.conflict(.order(id: id.rawValue, now: current)))
         } catch let error as FulfilmentInputError {
             guard let order = try await orders.order(id) else { return page.error(.notFound) }
-            var view = Self.orderPage(order)
+            var view = Self.orderPage(order, for: page.staff)
             view.trackingNumberInput = tracking ?? ""
             view.trackingNumberError =
                 switch error {
@@ -74,12 +75,20 @@ struct BackOfficeOrders: Sendable {
         }
     }
 
-    /// An order's page: its lines, amounts, payment, customer, timeline and the steps its state allows.
-    /// (Refunds and cancelling come with §14.)
-    static func orderPage(_ managed: ManagedOrder) -> AdminOrderPage {
+    /// An order's page: its lines, amounts, payment and refunds, customer, timeline, and the
+    /// actions its state allows `staff` — **Cancel order** with a key minted for this page, so the
+    /// same form sent twice cancels once; the **Refund** link with the `refund` permission.
+    static func orderPage(_ managed: ManagedOrder, for staff: StaffRecord) -> AdminOrderPage {
         let order = managed.order
-        let zero = Money.zero(order.total.currency)
-        let next = managed.fulfilment.next
+        let currency = order.total.currency
+        func sum(_ state: RefundState) -> Money {
+            Money(
+                minorUnits: managed.refunds.filter { $0.state == state }.reduce(0) { $0 + $1.amount.minorUnits },
+                currency: currency)
+        }
+        let (refunded, pending) = (sum(.succeeded), sum(.pending))
+        let remaining = Money(
+            minorUnits: max(0, order.total.minorUnits - refunded.minorUnits - pending.minorUnits), currency: currency)
         return AdminOrderPage(
             id: order.id.rawValue, placedAt: order.createdAt,
             lines: order.lines.map { line in
@@ -92,15 +101,25 @@ struct BackOfficeOrders: Sendable {
                 shipping: order.shipping, fee: order.fee, total: order.total),
             payment: AdminOrderPage.Payment(
                 method: order.paymentMethod, cardBrand: order.cardBrand,
-                status: AdminPaymentStatus(managed.paymentStatus), paid: order.total, refunded: zero,
-                remaining: order.total),
+                status: AdminPaymentStatus(managed.paymentStatus), paid: order.total, refunded: refunded,
+                pending: pending, remaining: remaining),
             customer: managed.customer.map { AdminOrderPage.Customer(id: $0.id.rawValue, email: $0.email) },
             fulfilment: managed.fulfilment, trackingNumber: managed.trackingNumber,
             timeline: managed.timeline.compactMap { event in timelineEntry(event, total: order.total) },
-            refunds: [],
-            actions: AdminOrderPage.Actions(
-                markPacked: next.contains(.packed), markShipped: next.contains(.shipped),
-                markDelivered: next.contains(.delivered)))
+            refunds: managed.refunds.map(Self.refundRow),
+            actions: AdminOrderPage.Actions.allowed(
+                fulfilment: managed.fulfilment, remaining: remaining,
+                cancelIdempotencyKey: IdempotencyKey.random().rawValue, mayRefund: staff.role.may(.refund)))
+    }
+
+    static func refundRow(_ refund: Refund) -> AdminOrderPage.Refund {
+        AdminOrderPage.Refund(
+            amount: refund.amount, status: AdminRefundStatus(refund.state), kind: refund.kind,
+            lines: refund.lines.map {
+                AdminOrderPage.Refund.Line(title: $0.title, quantity: $0.quantity, restock: $0.restock)
+            },
+            shipping: refund.shipping.isPositive, fee: refund.fee.isPositive, reason: refund.reason.kind.label,
+            note: refund.reason.note, failure: refund.failureReason, by: refund.requestedBy, at: refund.createdAt)
     }
 
     static func timelineEntry(_ event: OrderEvent, total: Money) -> AdminOrderPage.TimelineEntry? {
@@ -110,6 +129,10 @@ struct BackOfficeOrders: Sendable {
         case "packed": happened = .packed
         case "shipped": happened = .shipped(trackingNumber: event.detail)
         case "delivered": happened = .delivered
+        case "refund_requested": happened = .refundRequested(event.detail.flatMap(Self.amount))
+        case "refunded": happened = .refunded(event.detail.flatMap(Self.amount))
+        case "refund_failed": happened = .refundFailed(reason: event.detail)
+        case "refund_withdrawn": happened = .refundWithdrawn
         case "cancelled": happened = .cancelled
         default: return nil
         }
@@ -121,6 +144,13 @@ struct BackOfficeOrders: Sendable {
             }
         return AdminOrderPage.TimelineEntry(event: happened, actor: actor, at: event.at)
     }
+
+    /// The amount a refund's timeline line names: `12.50 EUR`; `nil` for anything else.
+    static func amount(_ text: String) -> Money? {
+        let parts = text.split(separator: " ")
+        guard parts.count == 2 else { return nil }
+        return try? Money(amount: String(parts[0]), currencyCode: String(parts[1]))
+    }
 }
 
 extension AdminPaymentStatus {
@@ -129,6 +159,16 @@ extension AdminPaymentStatus {
         case .paid: self = .paid
         case .partiallyRefunded: self = .partiallyRefunded
         case .refunded: self = .refunded
+        }
+    }
+}
+
+extension AdminRefundStatus {
+    init(_ state: RefundState) {
+        switch state {
+        case .pending: self = .pending
+        case .succeeded: self = .succeeded
+        case .failed: self = .failed
         }
     }
 }

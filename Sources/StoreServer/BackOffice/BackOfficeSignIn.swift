@@ -73,7 +73,8 @@ struct BackOfficeSignIn: Sendable {
         _ login: AdminLoginPage, status: AdminStatus?, request: Request, code: HTTPStatus, expired: Bool = false
     ) -> Response {
         let context = AdminContext(
-            shopName: gate.shopName, staff: nil, csrfToken: "", status: status?.message, locale: gate.locale)
+            shopName: gate.shopName, staff: nil, csrfToken: "", status: status?.message(locale: gate.locale),
+            locale: gate.locale)
         let document =
             expired ? AdminPages.error(.expiredForm, context: context) : AdminPages.login(login, context: context)
         return Storefront.html(document, status: code)

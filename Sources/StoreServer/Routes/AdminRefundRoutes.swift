@@ -41,8 +41,7 @@ struct AdminRefundRoutes: Sendable {
             let key = try Self.key(request)
             let body = try request.decodeJSON(CancelOrderRequest.self)
             guard let reason = RefundReason(kind: .cancelled, note: body.note) else {
-                throw HTTPError.invalidRefund(
-                    "A note is at most \(RefundReason.maximumNoteLength) characters.", field: "note")
+                throw HTTPError.invalidRefund(RefundWording.noteTooLong, field: "note")
             }
             return try await Self.answer {
                 try await refunds.refund(id, .cancellation, reason: reason, key: key, by: caller.staff.actor)
@@ -63,8 +62,7 @@ struct AdminRefundRoutes: Sendable {
     static func selection(_ body: RefundRequestBody) throws(HTTPError) -> RefundSelection {
         if let amount = body.amount {
             guard body.lines?.isEmpty ?? true, body.shipping != true else {
-                throw HTTPError.invalidRefund(
-                    "A refund is lines (and the shipping) or an amount of goodwill, not both.", field: "amount")
+                throw HTTPError.invalidRefund(RefundWording.linesOrAmount, field: "amount")
             }
             return .goodwill(amount)
         }
@@ -82,8 +80,7 @@ struct AdminRefundRoutes: Sendable {
                 field: "reason")
         }
         guard let reason = RefundReason(kind: kind, note: note) else {
-            throw HTTPError.invalidRefund(
-                "A note is at most \(RefundReason.maximumNoteLength) characters.", field: "note")
+            throw HTTPError.invalidRefund(RefundWording.noteTooLong, field: "note")
         }
         return reason
     }
@@ -107,7 +104,7 @@ struct AdminRefundRoutes: Sendable {
                 RefundFailedBody(
                     error: ErrorBody.Detail(
                         type: "refund_failed",
-                        message: "The payment provider refused the refund. Nothing was given back or restocked.",
+                        message: RefundWording.refused,
                         reason: result.refund.failureReason),
                     refund: RefundBody(result.refund, forShopper: false)),
                 status: HTTPStatus(code: 402))
@@ -129,9 +126,7 @@ struct AdminRefundRoutes: Sendable {
                 RefundExceedsRemainingBody(
                     error: ErrorBody.Detail(
                         type: "refund_exceeds_remaining",
-                        message:
-                            "That is more than remains to refund (\(remaining.amountText) \(remaining.currency.code)). Nothing was refunded."
-                    ),
+                        message: RefundWording.exceedsRemaining(remaining.description) + " Nothing was refunded."),
                     remaining: remaining),
                 status: .conflict)
         case .plan(let plan):
@@ -163,8 +158,8 @@ extension HTTPError {
     /// The provider's answer is not known: the refund is pending (or was never sent).
     static let refundUnavailable = HTTPError(
         .serviceUnavailable, type: "unavailable",
-        message: "We couldn't confirm the refund with the payment provider. Retrying with the same key is safe — "
-            + "it will never be refunded twice.", headers: ["Retry-After": "1"])
+        message: RefundWording.unconfirmed + " Retrying with the same key is safe — " + RefundWording.neverTwice,
+        headers: ["Retry-After": "1"])
 }
 
 extension IdempotencyError {
@@ -189,7 +184,7 @@ extension RefundPlanError: HTTPErrorConvertible {
     public var httpError: HTTPError {
         switch self {
         case .nothingSelected:
-            .invalidRefund("Choose at least one line, the shipping or an amount.", field: "lines")
+            .invalidRefund(RefundWording.nothingSelected, field: "lines")
         case .unknownLine(let position):
             .invalidRefund("The order has no line \(position).", field: "lines")
         case .duplicateLine(let position):
@@ -201,19 +196,19 @@ extension RefundPlanError: HTTPErrorConvertible {
                     : "Line \(position) has \(refundable) left to refund: choose from 1 to \(refundable).",
                 field: "lines")
         case .shippingNotRefundable:
-            .invalidRefund("The shipping was free or is refunded already.", field: "shipping")
+            .invalidRefund(RefundWording.shippingNotRefundable, field: "shipping")
         case .invalidAmount:
             .invalidRefund("An amount above zero, in the order's currency.", field: "amount")
         case .nothingToRefund:
-            .invalidRefund("These lines were paid nothing: there is nothing to give back.", field: "lines")
+            .invalidRefund(RefundWording.nothingToRefund, field: "lines")
         case .exceedsRemaining(let remaining):
             HTTPError(
                 .conflict, type: "refund_exceeds_remaining",
-                message: "That is more than remains to refund (\(remaining.amountText) \(remaining.currency.code)).")
+                message: RefundWording.exceedsRemaining(remaining.description))
         case .notCancellable(let fulfilment):
             HTTPError(
                 .conflict, type: "not_cancellable",
-                message: "This order is \(fulfilment.rawValue): only an order not shipped yet can be cancelled.")
+                message: RefundWording.notCancellable(fulfilment.rawValue))
         }
     }
 }
