@@ -32,6 +32,8 @@ enum AdminStatus: Hashable, Sendable {
     case refundPending
     /// The same refund form is still being sent by an earlier press.
     case refundInProgress
+    /// Cancel order waited: another refund of the order is still being confirmed.
+    case cancelWaitsForRefund
     case staffAdded
     case staffRemoved
 
@@ -52,6 +54,7 @@ enum AdminStatus: Hashable, Sendable {
         case .refundRefused(let cancellation): cancellation ? "cancel-refused" : "refund-refused"
         case .refundPending: "refund-pending"
         case .refundInProgress: "refund-in-progress"
+        case .cancelWaitsForRefund: "cancel-waits"
         case .staffAdded: "staff-added"
         case .staffRemoved: "staff-removed"
         }
@@ -98,6 +101,7 @@ enum AdminStatus: Hashable, Sendable {
         case "cancel-refused": self = .refundRefused(cancellation: true)
         case "refund-pending": self = .refundPending
         case "refund-in-progress": self = .refundInProgress
+        case "cancel-waits": self = .cancelWaitsForRefund
         case "staff-added": self = .staffAdded
         case "staff-removed": self = .staffRemoved
         default: return nil
@@ -136,6 +140,8 @@ enum AdminStatus: Hashable, Sendable {
                     + "same form again is safe — " + RefundWording.neverTwice, kind: .info)
         case .refundInProgress:
             StatusMessage("This refund is still being made. Look at the order again in a moment.", kind: .info)
+        case .cancelWaitsForRefund:
+            StatusMessage(RefundWording.refundBeforeCancel + " The order is not cancelled yet.", kind: .info)
         case .staffAdded: StatusMessage("Member of staff added. They can log in now.")
         case .staffRemoved: StatusMessage("Member of staff removed. Their sessions have ended.")
         }

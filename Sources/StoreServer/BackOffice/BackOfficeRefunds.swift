@@ -153,6 +153,8 @@ struct BackOfficeRefunds: Sendable {
             return page.error(.notFound)
         } catch RefundRecordError.plan(.notCancellable(let now)) {
             return page.error(.conflict(.order(id: id.rawValue, now: now)))
+        } catch RefundRecordError.refundPending {
+            return page.redirect(order, .cancelWaitsForRefund)
         } catch RefundRecordError.plan(let problem) {
             return page.error(.unprocessable(message: problem.httpError.message))
         } catch IdempotencyError.inProgress {

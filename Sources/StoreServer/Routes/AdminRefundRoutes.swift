@@ -134,9 +134,7 @@ struct AdminRefundRoutes: Sendable {
         case .refundPending:
             throw HTTPError(
                 .conflict, type: "refund_pending",
-                message:
-                    "A refund of this order is still being confirmed with the payment provider. Try again in a moment.",
-                headers: ["Retry-After": "1"])
+                message: RefundWording.refundBeforeCancel, headers: ["Retry-After": "1"])
         }
     }
 }

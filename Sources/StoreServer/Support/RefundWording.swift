@@ -11,6 +11,8 @@ enum RefundWording {
     static let refused = "The payment provider refused the refund. Nothing was given back or restocked."
     static let unconfirmed = "We couldn't confirm the refund with the payment provider."
     static let neverTwice = "it will never be refunded twice."
+    static let refundBeforeCancel =
+        "A refund of this order is still being confirmed with the payment provider. Try again in a moment."
 
     /// More than remains, `remaining` written as the face writes money.
     static func exceedsRemaining(_ remaining: String) -> String {
