@@ -306,6 +306,18 @@ public final class PostgresConnection: SQLConnection {
         sessionIsSetUp = true
     }
 
+    /// The value libpq uses for connection option `keyword` (`keepalives_idle`), if any.
+    func option(_ keyword: String) -> String? {
+        guard let options = PQconninfo(handle) else { return nil }
+        defer { PQconninfoFree(options) }
+        var index = 0
+        while let name = options[index].keyword {
+            if String(cString: name) == keyword { return options[index].val.map { String(cString: $0) } }
+            index += 1
+        }
+        return nil
+    }
+
     // MARK: - Opening
 
     /// Opens a libpq connection to `url`, or throws `.connectionFailed` after closing the handle.
@@ -313,11 +325,19 @@ public final class PostgresConnection: SQLConnection {
     /// The connection is opened without blocking inside libpq (`PQconnectStartParams` and
     /// `PQconnectPoll`) so that notices are discarded from the very first message, and the attempt
     /// is bounded by the URL's `connect_timeout` (default 10 seconds).
+    ///
+    /// TCP keepalives are on by default (idle 5 s, then every 2 s, 3 probes) with a 10 s TCP user
+    /// timeout, so a server or host that vanishes is noticed in seconds rather than in the kernel's
+    /// two hours — and a PostgreSQL server notices a vanished store's connection the same way on
+    /// its side. A URL may set any of them otherwise.
     private static func open(_ url: PostgresURL) throws(DatabaseError) -> OpaquePointer {
         // Keywords are applied in order: defaults the URL may override come before `dbname` (which
         // expands the URL), settings the driver depends on come after it.
-        let keywords = ["connect_timeout", "fallback_application_name", "dbname", "client_encoding"]
-        let values = ["10", "OnlineStore", url.string, "UTF8"]
+        let keywords = [
+            "connect_timeout", "fallback_application_name", "keepalives", "keepalives_idle", "keepalives_interval",
+            "keepalives_count", "tcp_user_timeout", "dbname", "client_encoding",
+        ]
+        let values = ["10", "OnlineStore", "1", "5", "2", "3", "10000", url.string, "UTF8"]
         let started = withCStringArray(keywords) { keywords in
             withCStringArray(values) { values in
                 keywords != nil && values != nil ? PQconnectStartParams(keywords, values, 1) : nil

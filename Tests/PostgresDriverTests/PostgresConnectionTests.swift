@@ -1,7 +1,8 @@
 import Foundation
-import PostgresDriver
 import StoreSQL
 import Testing
+
+@testable import PostgresDriver
 
 /// Runs `body` with a connection on a fresh schema, then drops the schema.
 ///
@@ -328,5 +329,23 @@ struct PostgresConnectionTests {
                 "pid", as: Int64.self)
             #expect(newPID != pid)
         }
+    }
+}
+
+/// A vanished server or host is noticed in seconds: TCP keepalives and a user timeout on every
+/// connection, unless the URL says otherwise.
+@Suite(.enabled(if: PostgresTestEnvironment.isAvailable, PostgresTestEnvironment.skipReason))
+struct PostgresKeepaliveTests {
+    @Test func keepalivesAreOnByDefaultAndTheURLMayChangeThem() throws {
+        let url = try PostgresTestEnvironment.requiredURL()
+        let connection = try PostgresConnection(url: url)
+        #expect(connection.option("keepalives") == "1")
+        #expect(connection.option("keepalives_idle") == "5")
+        #expect(connection.option("keepalives_interval") == "2")
+        #expect(connection.option("keepalives_count") == "3")
+        #expect(connection.option("tcp_user_timeout") == "10000")
+        let tuned = try PostgresConnection(url: url + (url.contains("?") ? "&" : "?") + "keepalives_idle=30")
+        #expect(tuned.option("keepalives_idle") == "30")
+        #expect(try tuned.query("SELECT 1 AS one").first?.decode("one", as: Int.self) == 1)
     }
 }
