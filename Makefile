@@ -2,7 +2,7 @@
 SWIFT ?= swift
 LINT_PATHS := Sources Tests benchmarks Fuzz Package.swift
 
-.PHONY: run test bench chaos fuzz soak sanitize deps lint build format clean
+.PHONY: run test bench chaos fuzz soak sanitize deps lint build format clean cluster cluster-stop
 
 deps:
 	@scripts/install-deps.sh
@@ -39,6 +39,14 @@ bench:
 chaos: deps
 	$(SWIFT) build --build-tests
 	SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=4 STORE_CHAOS_CHECKOUTS=2000 STORE_CHAOS_SHOPPERS=100 STORE_CHAOS_REFUND_ORDERS=2000 $(SWIFT) test --skip-build --filter ChaosTests
+
+# PostgreSQL, 3 stores and nginx in front of them on loopback; prints the one URL (scripts/cluster.sh).
+cluster: deps
+	$(SWIFT) build -c release --product store
+	@scripts/cluster.sh start $${SERVERS:-3}
+
+cluster-stop:
+	@scripts/cluster.sh stop
 
 clean:
 	rm -rf .build

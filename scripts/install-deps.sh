@@ -3,7 +3,7 @@
 # Non-interactive and idempotent: on a machine that has everything it only checks.
 #
 #   scripts/install-deps.sh          what building, running and testing need (prometheus for its
-#                                    promtool, which checks /metrics)
+#                                    promtool, which checks /metrics; nginx for scripts/cluster.sh)
 #   scripts/install-deps.sh bench    and the load generators of `make bench` (wrk, nginx, curl)
 #   scripts/install-deps.sh browser  and what scripts/browser-tests.sh drives: headless Chromium with
 #                                    its WebDriver, a font, and Java for the Nu Html Checker
@@ -21,9 +21,11 @@ packages=(
     python3
     python3-venv
     prometheus
+    nginx-light
+    curl
 )
 if [ "${1:-}" = "bench" ]; then
-    packages+=(wrk nginx-light curl)
+    packages+=(wrk)
 fi
 if [ "${1:-}" = "browser" ]; then
     packages+=(chromium chromium-driver fonts-dejavu-core default-jre-headless)

@@ -10,7 +10,7 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// `store backup` (docs/BEHAVIOUR.md §15.5): a consistent copy of a SQLite store taken while it
+/// `store backup` (docs/BEHAVIOUR.md §15.6): a consistent copy of a SQLite store taken while it
 /// serves and writes, checked, and served again.
 @Suite("store backup") struct BackupTests {
     /// Orders paid through a running store until told to stop, each as soon as it is answered.
