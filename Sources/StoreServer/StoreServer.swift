@@ -181,7 +181,7 @@ public final class StoreServer: Sendable {
                 requestID: context.requestID)
         }
         self.routes = routes.entries
-        metrics.answer(routes: Set(routes.entries.map(\.pattern)))
+        let patterns = Set(routes.entries.map(\.pattern))
 
         var httpConfiguration = HTTPServer.Configuration()
         httpConfiguration.host = options.host
@@ -195,7 +195,7 @@ public final class StoreServer: Sendable {
         httpConfiguration.largeBodies += AdminCatalogFileRoutes.largeBodies + BackOfficeCatalogFiles.largeBodies
         httpConfiguration.accessLog = { entry in
             log.record(entry)
-            metrics.record(entry)
+            metrics.record(entry, routes: patterns)
         }
         httpConfiguration.libraryMessages = { message in log.recordLibraryMessage(message) }
         server = HTTPServer(configuration: httpConfiguration, router: router)

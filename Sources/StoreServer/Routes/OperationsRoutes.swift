@@ -72,28 +72,12 @@ struct OperationsRoutes: Sendable {
     func readiness() async -> String {
         if draining.withLock({ $0 }) { return "draining" }
         let database = self.database
-        let first = FirstResult<String>()
-        let status = await withCheckedContinuation { continuation in
-            first.install(continuation)
-            let timer = Task {
-                do {
-                    try await Task.sleep(for: Self.databaseDeadline)
-                } catch {
-                    return
-                }
-                first.resume(with: "database_unavailable")
-            }
-            Task {
-                let answer: String
-                do {
-                    answer = try await database.schemaIsCurrent() ? "ready" : "schema_outdated"
-                } catch {
-                    answer = "database_unavailable"
-                }
-                timer.cancel()
-                first.resume(with: answer)
+        return await FirstResult.within(Self.databaseDeadline, or: "database_unavailable") {
+            do {
+                return try await database.schemaIsCurrent() ? "ready" : "schema_outdated"
+            } catch {
+                return "database_unavailable"
             }
         }
-        return status
     }
 }

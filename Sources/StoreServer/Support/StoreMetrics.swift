@@ -39,19 +39,13 @@ final class StoreMetrics: Sendable {
         var reconciliations = 0
     }
 
-    /// The route patterns the server answers; any other path is counted as `unmatched`.
-    private let knownRoutes = Locked<Set<String>>([])
     let startTime = Date()
     private let state = Locked(State())
 
-    /// Names the route patterns, once the routes are registered.
-    func answer(routes: Set<String>) {
-        knownRoutes.withLock { $0 = routes }
-    }
-
-    /// Counts one answered request from its access-log entry.
-    func record(_ entry: AccessLogEntry) {
-        let route = knownRoutes.withLock { $0.contains(entry.route) } ? entry.route : "unmatched"
+    /// Counts one answered request from its access-log entry; a route not among `routes` (the
+    /// patterns the server answers — the entry holds the path when none matched) is `unmatched`.
+    func record(_ entry: AccessLogEntry, routes: Set<String>) {
+        let route = routes.contains(entry.route) ? entry.route : "unmatched"
         let key = RequestKey(route: route, method: entry.method.rawValue, statusClass: "\(entry.status.code / 100)xx")
         let (seconds, attoseconds) = entry.duration.components
         let duration = Double(seconds) + Double(attoseconds) / 1e18

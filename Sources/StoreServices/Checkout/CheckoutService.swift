@@ -299,26 +299,13 @@ package struct CheckoutService: Sendable {
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
         _ operation: @escaping @Sendable () async throws(ProviderError) -> Value
     ) async throws(ProviderError) -> Value {
-        let first = FirstResult<Result<Value, ProviderError>>()
-        let result = await withCheckedContinuation { continuation in
-            first.install(continuation)
-            let timer = Task {
-                do {
-                    try await sleep(timeout)
-                } catch {
-                    return  // cancelled: the operation answered in time
-                }
-                first.resume(with: .failure(.timedOut))
-            }
-            Task {
-                let result: Result<Value, ProviderError>
-                do throws(ProviderError) {
-                    result = .success(try await operation())
-                } catch {
-                    result = .failure(error)
-                }
-                timer.cancel()
-                first.resume(with: result)
+        let result = await FirstResult<Result<Value, ProviderError>>.within(
+            timeout, sleep: sleep, or: .failure(.timedOut)
+        ) {
+            do throws(ProviderError) {
+                return .success(try await operation())
+            } catch {
+                return .failure(error)
             }
         }
         return try result.get()
@@ -331,6 +318,35 @@ package struct CheckoutService: Sendable {
 
 /// Resumes a continuation with the first of several results; later ones are dropped.
 package final class FirstResult<Value: Sendable>: Sendable {
+    /// The value of `operation`, or `fallback` when it takes longer than `timeout` — the operation
+    /// itself is left to finish on its own (a blocked C call cannot be cancelled); the timer ends as
+    /// soon as it answers.
+    ///
+    /// - Parameter sleep: how the timer waits (tests watch it being cancelled).
+    package static func within(
+        _ timeout: Duration,
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+        or fallback: Value, _ operation: @escaping @Sendable () async -> Value
+    ) async -> Value {
+        let first = FirstResult<Value>()
+        return await withCheckedContinuation { continuation in
+            first.install(continuation)
+            let timer = Task {
+                do {
+                    try await sleep(timeout)
+                } catch {
+                    return  // cancelled: the operation answered in time
+                }
+                first.resume(with: fallback)
+            }
+            Task {
+                let value = await operation()
+                timer.cancel()
+                first.resume(with: value)
+            }
+        }
+    }
+
     private let continuation = Locked<CheckedContinuation<Value, Never>?>(nil)
 
     package init() {}
