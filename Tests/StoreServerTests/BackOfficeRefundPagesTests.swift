@@ -256,6 +256,14 @@ extension TestBrowser {
             let pending = try await browser.follow(try await browser.post(AdminPaths.refund(lost.id), confirm))
             #expect(pending.text.contains("confirm the refund with the payment provider. It is pending"))
             #expect(pending.text.contains("Refunds pending"))
+            // Cancelling waits for that refund: what it would give back is not known yet.
+            let pendingKey = try #require(TestBrowser.field("idempotency_key", in: pending.text))
+            let waits = try await browser.post(
+                AdminPaths.cancelOrder(lost.id), [("current_status", "unfulfilled"), ("idempotency_key", pendingKey)])
+            #expect(waits.status == 303)
+            let waitsPage = try await browser.follow(waits)
+            #expect(waitsPage.text.contains(RefundWording.refundBeforeCancel))
+            #expect(waitsPage.text.contains(">Cancel order</button>"), "not cancelled")
             let settled = try await browser.follow(try await browser.post(AdminPaths.refund(lost.id), confirm))
             #expect(settled.text.contains("Refunded €\(lost.lines[0].unitPrice.amountText)."))
             #expect(try await store.providerRefunds(of: lost.id).count == 1)
