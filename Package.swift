@@ -140,7 +140,8 @@ let package = Package(
             name: "SQLiteDriverTests", dependencies: ["SQLiteDriver", "StoreSQL", "TestWaiting", "Concurrency"],
             swiftSettings: strictSwift),
         .testTarget(
-            name: "PostgresDriverTests", dependencies: ["PostgresDriver", "StoreSQL"], swiftSettings: strictSwift),
+            name: "PostgresDriverTests", dependencies: ["PostgresDriver", "StoreSQL", "TestWaiting"],
+            swiftSettings: strictSwift),
         // Waiting for a condition instead of a fixed sleep, for every suite: depends on nothing.
         .target(name: "TestWaiting", path: "Tests/TestWaiting", swiftSettings: strictSwift),
         // What the store's suites share: the backends, a fresh PostgreSQL schema per test.
@@ -157,7 +158,9 @@ let package = Package(
             path: "Tests/StoreServerTestSupport", swiftSettings: strictSwift),
         .testTarget(
             name: "StoreDatabaseTests",
-            dependencies: ["StoreDatabase", "CheckoutKit", "StoreSQL", "StoreCrypto", "StoreTestSupport"],
+            dependencies: [
+                "StoreDatabase", "CheckoutKit", "StoreSQL", "StoreCrypto", "StoreTestSupport", "TestWaiting",
+            ],
             swiftSettings: strictSwift),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "Concurrency", "TestWaiting"],
@@ -195,7 +198,9 @@ let package = Package(
         .testTarget(name: "StoreCryptoTests", dependencies: ["StoreCrypto"], swiftSettings: strictSwift),
         .testTarget(
             name: "PaymentProviderTests",
-            dependencies: ["PaymentProvider", "CheckoutKit", "StoreDatabase", "StoreSQL", "StoreTestSupport"],
+            dependencies: [
+                "PaymentProvider", "CheckoutKit", "StoreDatabase", "StoreSQL", "StoreTestSupport", "TestWaiting",
+            ],
             swiftSettings: strictSwift),
         .testTarget(
             name: "StoreClientTests",

@@ -13,6 +13,7 @@ import StoreSQL
 /// | `tok_unavailable` | down before charging (``ProviderError/unavailable``), nothing charged |
 /// | `tok_refundTimeout` | approved (visa); a refund is made, then its answer is lost (``ProviderError/timedOut``) |
 /// | `tok_refundFail` | approved (visa); every refund is refused, `refund_refused` |
+/// | `tok_slow` | approved (visa) at once, answered after ``slowAnswer`` (1 s); asking again answers at once |
 ///
 /// Payment links and QR codes are approved; any other card token is declined as `invalid_token`.
 ///
@@ -131,6 +132,8 @@ public final class SandboxProvider: PaymentProvider {
         // tok_timeout: the charge is made, but the answer to *this* call is lost. Asking again with
         // the same key gets the recorded outcome, as from a real provider.
         if case .chargeThenLoseAnswer = decision, recorded.isNew { throw .timedOut }
+        // tok_slow: charged at once, answered late — a server may die while it waits.
+        if case .approveSlowly = decision, recorded.isNew { try? await Task.sleep(for: Self.slowAnswer) }
         return recorded.outcome
     }
 
@@ -339,8 +342,12 @@ public final class SandboxProvider: PaymentProvider {
         case approve(brand: String?)
         case decline(DeclineReason)
         case chargeThenLoseAnswer
+        case approveSlowly
         case down
     }
+
+    /// How long a `tok_slow` charge takes to answer the call that made it.
+    public static let slowAnswer: Duration = .seconds(1)
 
     static func decide(_ method: PaymentMethod) -> Decision {
         switch method {
@@ -358,6 +365,7 @@ public final class SandboxProvider: PaymentProvider {
             case .timeout: return .chargeThenLoseAnswer
             case .unavailable: return .down
             case .refundTimeout, .refundFail: return .approve(brand: "visa")
+            case .slow: return .approveSlowly
             }
         }
     }
@@ -374,7 +382,7 @@ public final class SandboxProvider: PaymentProvider {
         switch decision {
         case .approve(let cardBrand): (outcome, reason, brand) = ("approved", nil, cardBrand)
         case .decline(let declineReason): (outcome, reason, brand) = ("declined", declineReason.rawValue, nil)
-        case .chargeThenLoseAnswer: (outcome, reason, brand) = ("approved", nil, "visa")
+        case .chargeThenLoseAnswer, .approveSlowly: (outcome, reason, brand) = ("approved", nil, "visa")
         case .down: (outcome, reason, brand) = ("declined", "unavailable", nil)
         }
         let cardToken: String?

@@ -9,9 +9,20 @@ import StoreSQL
 public struct StoreDatabase: Sendable {
     /// The backend, for repositories and for tests that read raw tables.
     public let sql: any SQLDatabase
+    /// This server's presence, on a PostgreSQL database shared by several servers: the pending
+    /// attempts and refunds it works on carry its key, so that others may take them over as soon
+    /// as it is gone. `nil` on SQLite, and for callers that never hold one (commands, tools).
+    public let presence: ServerPresence?
 
-    public init(sql: any SQLDatabase) {
+    public init(sql: any SQLDatabase, presence: ServerPresence? = nil) {
         self.sql = sql
+        self.presence = presence
+    }
+
+    /// This database, with the pending attempts and refunds taken from now on marked as held by
+    /// `presence`. ``close()`` gives the presence up too.
+    public func present(_ presence: ServerPresence?) -> StoreDatabase {
+        StoreDatabase(sql: sql, presence: presence)
     }
 
     public var catalog: CatalogRepository { CatalogRepository(database: sql) }
@@ -19,9 +30,9 @@ public struct StoreDatabase: Sendable {
     public var customers: CustomerRepository { CustomerRepository(database: sql) }
     public var sessions: SessionRepository { SessionRepository(database: sql) }
     public var baskets: BasketRepository { BasketRepository(database: sql) }
-    public var payments: PaymentRepository { PaymentRepository(database: sql) }
+    public var payments: PaymentRepository { PaymentRepository(database: sql, holder: presence?.holder) }
     public var orders: OrderRepository { OrderRepository(database: sql) }
-    public var refunds: RefundRepository { RefundRepository(database: sql) }
+    public var refunds: RefundRepository { RefundRepository(database: sql, holder: presence?.holder) }
     public var analytics: AnalyticsRepository { AnalyticsRepository(database: sql) }
     public var housekeeping: HousekeepingRepository { HousekeepingRepository(database: sql) }
     public var staff: StaffRepository { StaffRepository(database: sql) }
@@ -88,8 +99,9 @@ public struct StoreDatabase: Sendable {
         }
     }
 
-    /// Finishes queued work and closes every connection.
+    /// Finishes queued work and closes every connection, the presence's last.
     public func close() async {
         await sql.close()
+        await presence?.close()
     }
 }

@@ -59,12 +59,21 @@ public struct RunningStore: Sendable {
     public static func start(_ launch: Launch) async throws(StartError) -> RunningStore {
         let url = launch.databaseURL
         let redacted = (try? DatabaseURL(url).redacted) ?? "(invalid URL)"
-        let database: StoreDatabase
+        let opened: StoreDatabase
         do {
-            database = try await StoreDatabase.open(
+            opened = try await StoreDatabase.open(
                 url: url, seed: launch.demoData, hasher: launch.server.hasher, poolSize: launch.databasePoolSize)
         } catch {
             throw StartError("cannot open the database \(redacted): \(error)")
+        }
+        // On PostgreSQL, other servers may share the database: this one's presence lets them take
+        // over its checkouts and refunds the moment it dies.
+        let database: StoreDatabase
+        do {
+            database = opened.present(try await ServerPresence.start(url: url))
+        } catch {
+            await opened.close()
+            throw StartError("cannot take this server's presence lock in \(redacted): \(error)")
         }
         let provider: SandboxProvider
         do {

@@ -227,7 +227,8 @@ public final class StoreServer: Sendable {
     ///
     /// On SQLite no other server can be working on them, so every pending attempt is resolved now
     /// (asking the provider again with the same key); on PostgreSQL, attempts held by another
-    /// server are left to it until their lease runs out, and a background pass takes over the rest.
+    /// server are left to it while it is present and its lease runs, and a background pass takes
+    /// over the rest.
     public func start() async throws {
         if database.sql.dialect == .sqlite {
             try await database.payments.releaseAllLeases(now: clock.now())

@@ -234,7 +234,7 @@ import Testing
     }
 
     @Test func everySandboxCardIsAWellFormedToken() throws {
-        #expect(SandboxCard.allCases.count == 8)
+        #expect(SandboxCard.allCases.count == 9)
         for card in SandboxCard.allCases {
             #expect(try CardToken(card.rawValue) == card.token)
             #expect(!card.name.isEmpty)

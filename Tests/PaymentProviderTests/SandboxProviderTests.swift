@@ -4,6 +4,7 @@ import PaymentProvider
 import StoreDatabase
 import StoreSQL
 import StoreTestSupport
+import TestWaiting
 import Testing
 
 /// The sandbox provider as the store depends on it (docs/BEHAVIOUR.md §5): each test card does what
@@ -108,6 +109,31 @@ import Testing
                 try await sandbox.charge(Self.card(.timeout, key: "k-t"))
                     == .approved(chargeID: chargeID, cardBrand: "visa"))
             #expect(try await sandbox.approvedKeys() == ["k-t"])
+        }
+    }
+
+    @Test(
+        "tok_slow charges at once and answers late; the same key asked meanwhile answers at once",
+        arguments: Backend.allCases)
+    func slowAnswer(backend: Backend) async throws {
+        try await Self.withSandbox(backend) { sandbox, _ in
+            let slow = Task { try await sandbox.charge(Self.card(.slow, key: "k-slow")) }
+            // While the first call waits, the charge is on the books and a repeat gets it.
+            let repeated = try #require(
+                try await eventuallyValue { () async throws -> ChargeOutcome? in
+                    guard try await sandbox.approvedKeys() == ["k-slow"] else { return nil }
+                    return try await sandbox.charge(Self.card(.slow, key: "k-slow"))
+                })
+            let first = try await slow.value
+            guard case .approved(let chargeID, "visa") = first else {
+                Issue.record("tok_slow was not approved: \(first)")
+                return
+            }
+            #expect(repeated == first)
+            #expect(
+                try await sandbox.status(ofKey: "k-slow")
+                    == .charged(chargeID: chargeID, amount: Self.amount, cardBrand: "visa"))
+            #expect(try await sandbox.approvedKeys() == ["k-slow"])
         }
     }
 

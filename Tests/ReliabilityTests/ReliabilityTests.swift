@@ -6,6 +6,7 @@ import StoreServer
 import StoreServerTestSupport
 import StoreServices
 import StoreTestSupport
+import TestWaiting
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -333,6 +334,96 @@ import FoundationNetworking
             let orders = try await Self.orderAttempts(database)
             #expect(orders.count == 1)
             #expect(Set(orders) == Set(try await Self.charges(database)))
+        }
+    }
+
+    @Test("a checkout whose server is killed -9 mid-charge is answered by the other server at once")
+    func takeoverWhenAServerDies() async throws {
+        guard let base = TestPostgres.required() else { return }
+        try await TestPostgres.withFreshSchema(base, prefix: "takeover") { url in
+            let database = try await StoreDatabase.open(url: url, hasher: .minimal, poolSize: 2)
+            defer { Task { await database.close() } }
+            let arguments = ["serve", "--port", "0", "--database", url, "--drain-seconds", "0"]
+            let dying = try StoreProcess.launch(arguments)
+            let surviving = try StoreProcess.launch(arguments)
+            defer {
+                if dying.process.isRunning { dying.process.terminate() }
+                if surviving.process.isRunning { surviving.process.terminate() }
+            }
+            var bases: [URL] = []
+            for process in [dying, surviving] {
+                let line = try await StoreProcess.firstLine(of: process)
+                bases.append(try #require(URL(string: String(line.dropFirst("listening on ".count)))))
+            }
+            let session = ChaosTests.session
+            @Sendable func call(
+                _ base: URL, _ method: String, _ path: String, token: String?, key: String? = nil, json: String? = nil
+            ) async throws -> (Int, Data) {
+                var request = URLRequest(url: try #require(URL(string: path, relativeTo: base)))
+                request.httpMethod = method
+                if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+                if let key { request.setValue(key, forHTTPHeaderField: "Idempotency-Key") }
+                request.httpBody = json.map { Data($0.utf8) }
+                let (data, response) = try await session.data(for: request)
+                return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+            }
+            let (_, created) = try await call(bases[0], "POST", "/api/sessions", token: nil)
+            let token = try JSONDecoder().decode(SessionResponse.self, from: created).token
+            _ = try await call(bases[0], "PUT", "/api/basket/items/3", token: token, json: #"{"quantity":2}"#)
+            let (_, basket) = try await call(bases[0], "GET", "/api/basket", token: token)
+            let total = try StoreJSON.decoder.decode(BasketBody.self, from: basket).total.amountText
+            let body =
+                #"{"payment_method":{"type":"card","token":"tok_slow"},"expected_total":{"amount":"\#(total)","currency":"EUR"}}"#
+
+            // The first server takes the checkout, charges (tok_slow answers after a second) and
+            // dies with the charge made and its answer not yet come.
+            let dyingBase = bases[0]
+            let first = Task {
+                try? await call(dyingBase, "POST", "/api/checkout", token: token, key: "k1", json: body)
+            }
+            let attempt = try #require(
+                try await eventuallyValue {
+                    try await database.sql.read { connection in
+                        try connection.queryFirst(
+                            """
+                            SELECT a.id, a.holder, a.lease_expires_at FROM payment_attempts a
+                            JOIN sandbox_charges c ON c.key = a.id WHERE a.state = 'pending'
+                            """)
+                    }
+                })
+            Foundation.kill(dying.process.processIdentifier, SIGKILL)
+            _ = try await StoreProcess.waitForExit(dying)
+            _ = await first.value
+            let leaseEnds = Date(
+                timeIntervalSince1970: TimeInterval(try attempt.decode("lease_expires_at", as: Int64.self)) / 1_000)
+            let holder = try #require(try attempt.decode("holder", as: Int64?.self))
+            // PostgreSQL ends the dead server's sessions, and its presence lock with them, as soon
+            // as it reads the closed sockets.
+            #expect(
+                try await eventually {
+                    try await database.sql.read { connection in
+                        try connection.queryFirst(
+                            """
+                            SELECT COUNT(*) AS n FROM pg_locks WHERE locktype = 'advisory'
+                              AND classid = \(Int64(ServerPresence.lockClass)) AND objid = \(holder) AND objsubid = 2
+                            """)?.decode("n", as: Int64.self) == 0
+                    }
+                })
+
+            // The shopper's retry, with the same key, reaches the other server: answered with the
+            // order at once — not after the lease the dead server took, nor at the next reconciliation.
+            let answer = try await call(bases[1], "POST", "/api/checkout", token: token, key: "k1", json: body)
+            let answeredAt = Date()
+            #expect(answer.0 == 201)
+            #expect(answeredAt < leaseEnds, "taken over because its server was gone, not because the lease ran out")
+            let order = try StoreJSON.makeDecoder().decode(OrderBody.self, from: answer.1)
+            let attemptID = try attempt.decode("id", as: String.self)
+            #expect(try await Self.orderAttempts(database) == [attemptID])
+            #expect(try await Self.charges(database) == [attemptID], "charged once")
+            #expect(order.status == "paid")
+
+            surviving.process.terminate()
+            #expect(try await StoreProcess.waitForExit(surviving) == 0)
         }
     }
 }

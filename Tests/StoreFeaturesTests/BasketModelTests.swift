@@ -172,7 +172,7 @@ import Testing
         #expect(
             BasketModel.sandboxCardTokens.map(\.rawValue) == [
                 "tok_visa", "tok_mastercard", "tok_chargeDeclined", "tok_insufficientFunds", "tok_timeout",
-                "tok_unavailable", "tok_refundTimeout", "tok_refundFail",
+                "tok_unavailable", "tok_refundTimeout", "tok_refundFail", "tok_slow",
             ])
     }
 }

@@ -144,7 +144,7 @@ import Testing
         #expect(
             values == [
                 "tok_visa", "tok_mastercard", "tok_chargeDeclined", "tok_insufficientFunds", "tok_timeout",
-                "tok_unavailable", "tok_refundTimeout", "tok_refundFail",
+                "tok_unavailable", "tok_refundTimeout", "tok_refundFail", "tok_slow",
             ])
         #expect(!html.lowercased().contains("card number\""))
         #expect(!StartTag.all(in: html).contains { $0["autocomplete"]?.hasPrefix("cc-") == true })

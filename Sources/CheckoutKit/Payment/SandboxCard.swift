@@ -10,6 +10,7 @@ public enum SandboxCard: String, CaseIterable, Sendable {
     case unavailable = "tok_unavailable"
     case refundTimeout = "tok_refundTimeout"
     case refundFail = "tok_refundFail"
+    case slow = "tok_slow"
 
     /// The card as the provider's token.
     public var token: CardToken { CardToken(unchecked: rawValue) }
@@ -25,6 +26,7 @@ public enum SandboxCard: String, CaseIterable, Sendable {
         case .unavailable: "Provider unavailable — nothing charged"
         case .refundTimeout: "Visa — approved; a refund's answer is lost"
         case .refundFail: "Visa — approved; refunds refused"
+        case .slow: "Visa — approved, answered after 1 second"
         }
     }
 }

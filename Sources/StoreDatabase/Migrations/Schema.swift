@@ -10,6 +10,7 @@
 public enum Schema {
     public static let migrations: [Migration] = [
         version1, version2, version3, version4, version5, version6, version7, version8, version9,
+        version10,
     ]
 
     static func portable(version: Int, name: String, _ sql: String) -> Migration {
@@ -456,5 +457,15 @@ public enum Schema {
         )$STRICT;
 
         ALTER TABLE stock_movements ADD COLUMN refund_id TEXT;
+        """)
+
+    /// Who works on a pending attempt or refund: the key of the server's presence lock
+    /// (``ServerPresence``), or `NULL` (SQLite, or a caller without one). Another server may take a
+    /// pending one over as soon as its holder's lock is gone, without waiting for the lease.
+    static let version10 = portable(
+        version: 10, name: "holders of pending attempts and refunds",
+        """
+        ALTER TABLE payment_attempts ADD COLUMN holder $INT;
+        ALTER TABLE refunds ADD COLUMN holder $INT;
         """)
 }

@@ -73,6 +73,9 @@ public struct PaymentAttemptRecord: Hashable, Sendable {
     public let paymentToken: String?
     public let promotionCode: PromotionCode?
     public let leaseExpiresAt: Date
+    /// The presence key of the server working on it (``ServerPresence``), if it was taken with one:
+    /// once that server's presence is gone, another may take the attempt over before the lease ends.
+    public let holder: Int64?
     /// Whether an earlier provider call for this attempt may have charged: its answer was lost, or
     /// it was still in flight when another took the attempt over. Never cleared by a later call.
     public let answerLost: Bool
@@ -105,14 +108,14 @@ public struct PaymentAttemptRecord: Hashable, Sendable {
         PaymentAttemptRecord(
             id: id, shopperID: shopperID, key: key, fingerprint: fingerprint, state: state, lines: lines,
             subtotal: subtotal, discount: discount, shipping: shipping, fee: fee, amount: amount, method: method,
-            paymentToken: paymentToken, promotionCode: promotionCode, leaseExpiresAt: leaseExpiresAt,
+            paymentToken: paymentToken, promotionCode: promotionCode, leaseExpiresAt: leaseExpiresAt, holder: holder,
             answerLost: answerLost, callInFlight: nil, response: response, orderID: orderID,
             declineReason: declineReason, createdAt: createdAt)
     }
 
     static let columns: SQLQuery = """
         id, shopper_id, idempotency_key, request_fingerprint, state, currency, subtotal_minor, discount_minor,
-        shipping_minor, fee_minor, amount_minor, payment_method, payment_token, promotion_code, lease_expires_at,
+        shipping_minor, fee_minor, amount_minor, payment_method, payment_token, promotion_code, lease_expires_at, holder,
         may_have_charged, call_id, response_status, response_body, order_id, decline_reason, created_at
         """
 
@@ -132,7 +135,7 @@ public struct PaymentAttemptRecord: Hashable, Sendable {
             shipping: try row.money("shipping_minor"), fee: try row.money("fee_minor"),
             amount: try row.money("amount_minor"), method: method, paymentToken: try row.decode("payment_token"),
             promotionCode: try row.decode("promotion_code", as: String?.self).flatMap(PromotionCode.init(rawValue:)),
-            leaseExpiresAt: try row.date("lease_expires_at"),
+            leaseExpiresAt: try row.date("lease_expires_at"), holder: try row.decode("holder", as: Int64?.self),
             answerLost: try row.decode("may_have_charged", as: Bool.self),
             callInFlight: try row.decode("call_id", as: String?.self).map(ProviderCallID.init(rawValue:)),
             response: status.flatMap { status in body.map { StoredResponse(status: status, body: $0) } },
@@ -143,8 +146,9 @@ public struct PaymentAttemptRecord: Hashable, Sendable {
 }
 
 extension PaymentAttemptRecord {
-    /// The record of `attempt` as it was just inserted: pending, with its call about to be made.
-    init(_ attempt: NewPaymentAttempt, now: Date) throws(MoneyError) {
+    /// The record of `attempt` as it was just inserted by `holder`: pending, with its call about to
+    /// be made.
+    init(_ attempt: NewPaymentAttempt, holder: Int64?, now: Date) throws(MoneyError) {
         let quote = attempt.quote
         var lines: [OrderLine] = []
         for line in quote.lines {
@@ -160,7 +164,8 @@ extension PaymentAttemptRecord {
             state: .pending, lines: lines, subtotal: quote.breakdown.subtotal, discount: quote.breakdown.discount,
             shipping: quote.breakdown.shipping, fee: quote.payment.fee, amount: quote.amountDue,
             method: quote.method.kind, paymentToken: token, promotionCode: PaymentRepository.promotionUsed(by: quote),
-            leaseExpiresAt: Date(unixMilliseconds: attempt.leaseExpiresAt.unixMilliseconds), answerLost: false,
+            leaseExpiresAt: Date(unixMilliseconds: attempt.leaseExpiresAt.unixMilliseconds), holder: holder,
+            answerLost: false,
             callInFlight: attempt.call, response: nil, orderID: nil, declineReason: nil,
             createdAt: Date(unixMilliseconds: now.unixMilliseconds))
     }

@@ -49,9 +49,13 @@ public enum CallRelease: Hashable, Sendable {
 /// order's attempt are the other backstops. See docs/DESIGN.md, "Exactly-once checkout".
 public struct PaymentRepository: Sendable {
     let database: any SQLDatabase
+    /// The caller's presence key, written into the attempts it reserves and claims.
+    let holder: Int64?
 
-    public init(database: any SQLDatabase) {
+    /// - Parameter holder: the caller's ``ServerPresence/holder``, if it has one.
+    public init(database: any SQLDatabase, holder: Int64? = nil) {
         self.database = database
+        self.holder = holder
     }
 
     /// Records `attempt` as pending and reserves its stock and promotion use — unless the shopper
@@ -83,8 +87,8 @@ public struct PaymentRepository: Sendable {
                 if let code = Self.promotionUsed(by: attempt.quote) {
                     try Self.usePromotion(code, now: now, on: connection)
                 }
-                try Self.insert(attempt, now: now, on: connection)
-                return .reserved(try PaymentAttemptRecord(attempt, now: now))
+                try Self.insert(attempt, holder: holder, now: now, on: connection)
+                return .reserved(try PaymentAttemptRecord(attempt, holder: holder, now: now))
             }
         } catch let error as DatabaseError where error.kind == .uniqueViolation {
             // A concurrent request committed first: with the same key, or another open attempt.
@@ -98,22 +102,25 @@ public struct PaymentRepository: Sendable {
         }
     }
 
-    /// Takes over a pending attempt whose lease has run out (its request died or gave up), so
-    /// that this caller may resolve it. A call still marked in flight was cut off, so the attempt is
+    /// Takes over a pending attempt nobody works on any more — its lease ran out (its request died
+    /// or gave up), or its holder's presence is gone (its server died) — so that this caller may
+    /// resolve it. A call still marked in flight was cut off, so the attempt is
     /// marked, for good, as one that may have charged.
     ///
     /// - Parameter call: the provider call the caller is about to make, marked as in flight in the
     ///   same write; `nil` to take the attempt without calling `charge` (to look its key up).
     /// - Returns: `false` when someone else holds it or it is no longer pending.
     public func claim(_ id: AttemptID, leaseExpiresAt: Date, now: Date, call: ProviderCallID?) async throws -> Bool {
-        try await database.write { connection in
+        let takeover = Takeover(holder: holder)
+        return try await database.write { [holder] connection in
             try connection.execute(
                 """
                 UPDATE payment_attempts
                 SET lease_expires_at = \(leaseExpiresAt.unixMilliseconds), updated_at = \(now.unixMilliseconds),
                     may_have_charged = CASE WHEN call_id IS NULL THEN may_have_charged ELSE 1 END,
-                    call_id = \(call?.rawValue)
-                WHERE id = \(id.rawValue) AND state = 'pending' AND lease_expires_at <= \(now.unixMilliseconds)
+                    call_id = \(call?.rawValue), holder = \(holder)
+                WHERE id = \(id.rawValue) AND state = 'pending'
+                  AND \(takeover.isFree(now: now, dialect: connection.dialect))
                 """) == 1
         }
     }
@@ -253,7 +260,8 @@ public struct PaymentRepository: Sendable {
         try await database.read { connection in try Self.attempt(id: id, on: connection) }
     }
 
-    /// Pending attempts whose lease ran out by `now` and that may have charged, oldest first, after
+    /// Pending attempts nobody works on by `now` (their lease ran out, or their holder is gone) and
+    /// that may have charged, oldest first, after
     /// the one at `cursor` (for paging through all of them): their outcome must be asked of the
     /// provider. Since a refusal withdraws its attempt at once, every pending attempt is one.
     public func unresolvedAttempts(
@@ -261,11 +269,12 @@ public struct PaymentRepository: Sendable {
     ) async throws -> [PaymentAttemptRecord] {
         let createdAfter = cursor?.createdAt.unixMilliseconds ?? Int64.min
         let idAfter = cursor?.id.rawValue ?? ""
+        let takeover = Takeover(holder: holder)
         return try await database.read { connection in
             let rows = try connection.query(
                 """
                 SELECT \(PaymentAttemptRecord.columns) FROM payment_attempts
-                WHERE state = 'pending' AND lease_expires_at <= \(now.unixMilliseconds)
+                WHERE state = 'pending' AND \(takeover.isFree(now: now, dialect: connection.dialect))
                   AND (created_at > \(createdAfter) OR (created_at = \(createdAfter) AND id > \(idAfter)))
                 ORDER BY created_at, id LIMIT \(limit)
                 """)
@@ -367,7 +376,9 @@ public struct PaymentRepository: Sendable {
         guard updated == 1 else { throw CheckoutError.promotionUnavailable(code) }
     }
 
-    static func insert(_ attempt: NewPaymentAttempt, now: Date, on connection: any SQLConnection) throws {
+    static func insert(
+        _ attempt: NewPaymentAttempt, holder: Int64?, now: Date, on connection: any SQLConnection
+    ) throws {
         let quote = attempt.quote
         let token: String? =
             if case .card(let token) = quote.method { token.rawValue } else { nil }
@@ -376,13 +387,13 @@ public struct PaymentRepository: Sendable {
             INSERT INTO payment_attempts (
                 id, shopper_id, idempotency_key, request_fingerprint, state, currency, subtotal_minor, discount_minor,
                 shipping_minor, fee_minor, amount_minor, payment_method, payment_token, promotion_code,
-                lease_expires_at, call_id, basket_version, created_at, updated_at)
+                lease_expires_at, holder, call_id, basket_version, created_at, updated_at)
             VALUES (
                 \(attempt.id.rawValue), \(attempt.shopperID.rawValue), \(attempt.key.rawValue), \(attempt.fingerprint),
                 'pending', \(quote.amountDue.currency.code), \(quote.breakdown.subtotal.minorUnits),
                 \(quote.breakdown.discount.minorUnits), \(quote.breakdown.shipping.minorUnits),
                 \(quote.payment.fee.minorUnits), \(quote.amountDue.minorUnits), \(quote.method.kind.rawValue), \(token),
-                \(promotionUsed(by: quote)?.rawValue), \(attempt.leaseExpiresAt.unixMilliseconds),
+                \(promotionUsed(by: quote)?.rawValue), \(attempt.leaseExpiresAt.unixMilliseconds), \(holder),
                 \(attempt.call.rawValue), \(attempt.basketVersion), \(now.unixMilliseconds), \(now.unixMilliseconds))
             """)
         for (position, line) in quote.lines.enumerated() {

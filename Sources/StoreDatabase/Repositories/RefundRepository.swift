@@ -11,6 +11,8 @@ public struct RefundRecord: Hashable, Sendable {
     public let fingerprint: String
     /// Until when the request that recorded it (or the one that took it over) works on it.
     public let leaseExpiresAt: Date
+    /// The presence key of the server working on it (``ServerPresence``), if it has one.
+    public let holder: Int64?
     /// The key the order's payment was charged with: what the provider refunds.
     public let chargeKey: String
     /// For a cancellation: the fulfilment state the order was in, given back if the refund fails.
@@ -78,9 +80,13 @@ public enum RefundRecordError: Error, Hashable, Sendable {
 /// saw is withdrawn: removed, its hold released.
 public struct RefundRepository: Sendable {
     let database: any SQLDatabase
+    /// The caller's presence key, written into the refunds it records and claims.
+    let holder: Int64?
 
-    public init(database: any SQLDatabase) {
+    /// - Parameter holder: the caller's ``ServerPresence/holder``, if it has one.
+    public init(database: any SQLDatabase, holder: Int64? = nil) {
         self.database = database
+        self.holder = holder
     }
 
     /// Records `refund` as pending and holds its amount — unless the order already has a refund
@@ -90,7 +96,7 @@ public struct RefundRepository: Sendable {
     public func reserve(_ refund: NewRefund, now: Date) async throws -> RefundReservation {
         do {
             return try await database.write { connection in
-                try Self.reserve(refund, now: now, on: connection)
+                try Self.reserve(refund, holder: holder, now: now, on: connection)
             }
         } catch let error as DatabaseError where error.kind == .uniqueViolation {
             // A concurrent request with the same key committed first.
@@ -110,14 +116,17 @@ public struct RefundRepository: Sendable {
         }
     }
 
-    /// Takes over a pending refund whose lease ran out, so that the caller may settle it.
+    /// Takes over a pending refund nobody works on any more (its lease ran out, or its holder's
+    /// presence is gone), so that the caller may settle it.
     /// - Returns: `false` when someone else holds it or it is no longer pending.
     public func claim(_ id: RefundID, leaseExpiresAt: Date, now: Date) async throws -> Bool {
-        try await database.write { connection in
+        let takeover = Takeover(holder: holder)
+        return try await database.write { [holder] connection in
             try connection.execute(
                 """
-                UPDATE refunds SET lease_expires_at = \(leaseExpiresAt.unixMilliseconds), updated_at = \(now.unixMilliseconds)
-                WHERE id = \(id.rawValue) AND state = 'pending' AND lease_expires_at <= \(now.unixMilliseconds)
+                UPDATE refunds SET lease_expires_at = \(leaseExpiresAt.unixMilliseconds), holder = \(holder),
+                    updated_at = \(now.unixMilliseconds)
+                WHERE id = \(id.rawValue) AND state = 'pending' AND \(takeover.isFree(now: now, dialect: connection.dialect))
                 """) == 1
         }
     }
@@ -226,13 +235,15 @@ public struct RefundRepository: Sendable {
         try await database.read { connection in try Self.refunds(of: id, on: connection) }
     }
 
-    /// Pending refunds nobody is working on (their lease ran out), oldest first, at most `limit`.
+    /// Pending refunds nobody is working on (their lease ran out, or their holder is gone), oldest
+    /// first, at most `limit`.
     public func unresolved(now: Date, limit: Int) async throws -> [RefundRecord] {
-        try await database.read { connection in
+        let takeover = Takeover(holder: holder)
+        return try await database.read { connection in
             try connection.query(
                 """
                 SELECT \(Self.columns) FROM refunds r JOIN orders o ON o.id = r.order_id
-                WHERE r.state = 'pending' AND r.lease_expires_at <= \(now.unixMilliseconds)
+                WHERE r.state = 'pending' AND \(takeover.isFree(now: now, dialect: connection.dialect, table: "r"))
                 ORDER BY r.created_at, r.id LIMIT \(limit)
                 """
             ).map { try Self.record($0, on: connection) }
@@ -244,10 +255,12 @@ public struct RefundRepository: Sendable {
     static let columns: SQLQuery = """
         r.id, r.order_id, r.request_key, r.request_fingerprint, r.kind, r.state, r.currency, r.amount_minor,
         r.shipping_minor, r.fee_minor, r.reason_kind, r.reason_note, r.staff_id, r.actor, r.fulfilment_before,
-        r.lease_expires_at, r.failure_reason, r.created_at, r.settled_at, o.attempt_id
+        r.lease_expires_at, r.holder, r.failure_reason, r.created_at, r.settled_at, o.attempt_id
         """
 
-    static func reserve(_ new: NewRefund, now: Date, on connection: any SQLConnection) throws -> RefundReservation {
+    static func reserve(
+        _ new: NewRefund, holder: Int64?, now: Date, on connection: any SQLConnection
+    ) throws -> RefundReservation {
         guard let order = try orderRow(new.orderID, lock: true, on: connection) else {
             throw RefundRecordError.orderNotFound
         }
@@ -291,14 +304,14 @@ public struct RefundRepository: Sendable {
             """
             INSERT INTO refunds (
                 id, order_id, request_key, request_fingerprint, kind, state, currency, amount_minor, shipping_minor,
-                fee_minor, reason_kind, reason_note, staff_id, actor, fulfilment_before, lease_expires_at,
+                fee_minor, reason_kind, reason_note, staff_id, actor, fulfilment_before, lease_expires_at, holder,
                 created_at, updated_at, settled_at)
             VALUES (
                 \(new.id.rawValue), \(new.orderID.rawValue), \(new.key.rawValue), \(new.fingerprint),
                 \(plan.kind.rawValue), \(settlesAtOnce ? "succeeded" : "pending"), \(plan.amount.currency.code),
                 \(plan.amount.minorUnits), \(plan.shipping.minorUnits), \(plan.fee.minorUnits),
                 \(new.reason.kind.rawValue), \(new.reason.note), \(new.actor.staffID?.rawValue), \(new.actor.name),
-                \(fulfilmentBefore?.rawValue), \(new.leaseExpiresAt.unixMilliseconds), \(now.unixMilliseconds),
+                \(fulfilmentBefore?.rawValue), \(new.leaseExpiresAt.unixMilliseconds), \(holder), \(now.unixMilliseconds),
                 \(now.unixMilliseconds), \(settlesAtOnce ? now.unixMilliseconds : nil))
             """)
         for line in plan.lines {
@@ -520,7 +533,8 @@ public struct RefundRepository: Sendable {
             }
         return RefundRecord(
             refund: refund, key: try row.decode("request_key"), fingerprint: try row.decode("request_fingerprint"),
-            leaseExpiresAt: try row.date("lease_expires_at"), chargeKey: try row.decode("attempt_id"),
+            leaseExpiresAt: try row.date("lease_expires_at"), holder: try row.decode("holder", as: Int64?.self),
+            chargeKey: try row.decode("attempt_id"),
             fulfilmentBefore: try row.decode("fulfilment_before", as: String?.self).flatMap(
                 FulfilmentStatus.init(rawValue:)),
             actor: actor)

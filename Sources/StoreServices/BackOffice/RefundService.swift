@@ -168,7 +168,9 @@ package struct RefundService: Sendable {
                     throw IdempotencyError.mismatch(field: fingerprint.differingField(from: record.fingerprint))
                 }
                 if record.refund.state != .pending { return RefundResult(record: record, replayed: true) }
-                guard record.leaseExpiresAt <= clock.now() else { throw IdempotencyError.inProgress }
+                guard database.mayClaim(lease: record.leaseExpiresAt, holder: record.holder, now: clock.now()) else {
+                    throw IdempotencyError.inProgress
+                }
                 switch await settle(record) {
                 case .settled(let final): return RefundResult(record: final, replayed: true)
                 case .withdrawn: continue

@@ -48,7 +48,8 @@ package struct CheckoutResult: Sendable {
 /// provider's answer asks the provider again with the same key — never charging twice. The store
 /// resolves attempts left alone by looking their key up at the provider, never by charging.
 package struct CheckoutService: Sendable {
-    /// How long a request holds its attempt before another may take it over.
+    /// How long a request holds its attempt before another may take it over — unless its server is
+    /// gone first (``ServerPresence``), which lets another server take it at once.
     package static let lease: TimeInterval = 15
     /// How long a provider call may take before its answer counts as lost. Shorter than the lease,
     /// so no call is still running when another request takes the attempt over.
@@ -147,7 +148,9 @@ package struct CheckoutService: Sendable {
                 // Another key's attempt may still charge. When nobody is working on it, settle it
                 // now with the provider and look at the basket again; otherwise the shopper waits.
                 refusal = .paymentInProgress
-                guard open.leaseExpiresAt <= clock.now(), await settle(open) else {
+                guard database.mayClaim(lease: open.leaseExpiresAt, holder: open.holder, now: clock.now()),
+                    await settle(open)
+                else {
                     throw CheckoutError.paymentInProgress
                 }
             }
@@ -165,7 +168,7 @@ package struct CheckoutService: Sendable {
         if let result = Self.result(of: record, replayed: true) { return result }
         let now = clock.now()
         let call = ProviderCallID.random()
-        guard record.leaseExpiresAt <= now,
+        guard database.mayClaim(lease: record.leaseExpiresAt, holder: record.holder, now: now),
             try await database.payments.claim(
                 record.id, leaseExpiresAt: now.addingTimeInterval(Self.lease), now: now, call: call)
         else {
@@ -361,5 +364,14 @@ package final class FirstResult<Value: Sendable>: Sendable {
             return current
         }
         waiting?.resume(returning: value)
+    }
+}
+
+extension StoreDatabase {
+    /// Whether a pending attempt or refund held until `lease` by the server with presence key
+    /// `holder` is worth trying to claim now: its lease ran out, or another server holds it — the
+    /// claim itself then asks the database whether that server is still present.
+    func mayClaim(lease: Date, holder: Int64?, now: Date) -> Bool {
+        lease <= now || holder != presence?.holder
     }
 }
