@@ -4,6 +4,8 @@
 #   scripts/cluster.sh start N [DIR]   PostgreSQL 15, N `store serve` processes on one database and
 #                                      Debian's nginx in front of them; prints the one URL
 #   scripts/cluster.sh stop [DIR]      stops them all and removes DIR
+#   scripts/cluster.sh kill I [DIR]    kills store I (1…N) with SIGKILL, as a crash would
+#   scripts/cluster.sh restart I [DIR] starts store I again on its port (after a kill)
 #
 # DIR (default /tmp/store-cluster) holds PostgreSQL's cluster, each server's log and pid, and
 # nginx's configuration, log and pid. nginx balances by least connections, marks a server failed
@@ -17,8 +19,32 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 usage() {
-    echo "usage: $0 start N [DIR] | stop [DIR]" >&2
+    echo "usage: $0 start N [DIR] | stop [DIR] | kill I [DIR] | restart I [DIR]" >&2
     exit 2
+}
+
+# Starts store $1 of the cluster in $2 on port $3, and waits until it listens.
+start_store() {
+    local index="$1" dir="$2" port="$3"
+    local bin="${STORE_BIN:-.build/release/store}"
+    "$bin" serve --host 127.0.0.1 --port "$port" --database "$(cat "$dir/database.url")" \
+        --trust-proxy 127.0.0.1 --drain-seconds 2 >"$dir/store-$index.out" 2>>"$dir/store-$index.log" &
+    echo $! >"$dir/store-$index.pid"
+    echo "$port" >"$dir/store-$index.port"
+    for _ in $(seq 1 300); do
+        grep -q "listening on" "$dir/store-$index.out" 2>/dev/null && return 0
+        alive "$(cat "$dir/store-$index.pid")" || break
+        sleep 0.05
+    done
+    echo "cluster: store $index did not start:" >&2
+    tail -n 5 "$dir/store-$index.log" >&2
+    exit 1
+}
+
+# Whether process $1 still runs: a killed store whose parent (the script that started it) is gone
+# may linger as a zombie until the system reaps it, which counts as ended.
+alive() {
+    [[ -r "/proc/$1/status" ]] && ! grep -q '^State:[[:space:]]*Z' "/proc/$1/status" 2>/dev/null
 }
 
 free_port() {
@@ -42,24 +68,14 @@ start() {
     pg_port="$(free_port)"
     url="$(scripts/postgres-cluster.sh start "$dir/postgres" "$pg_port")"
     echo "$pg_port" >"$dir/postgres.port"
+    echo "$url" >"$dir/database.url"
 
     local upstream=""
     for index in $(seq 1 "$count"); do
         local port
         port="$(free_port)"
-        "$bin" serve --host 127.0.0.1 --port "$port" --database "$url" --trust-proxy 127.0.0.1 \
-            --drain-seconds 2 >"$dir/store-$index.out" 2>"$dir/store-$index.log" &
-        echo $! >"$dir/store-$index.pid"
+        start_store "$index" "$dir" "$port"
         upstream+="        server 127.0.0.1:$port max_fails=1 fail_timeout=2s;"$'\n'
-        for _ in $(seq 1 300); do
-            grep -q "listening on" "$dir/store-$index.out" 2>/dev/null && break
-            sleep 0.1
-        done
-        grep -q "listening on" "$dir/store-$index.out" || {
-            echo "cluster: store $index did not start:" >&2
-            tail -n 5 "$dir/store-$index.log" >&2
-            exit 1
-        }
     done
 
     local port
@@ -121,12 +137,29 @@ stop() {
         local pid
         pid="$(cat "$pid_file")"
         kill "$pid" 2>/dev/null || true
-        for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        for _ in $(seq 1 100); do alive "$pid" || break; sleep 0.1; done
     done
     if [[ -d "$dir/postgres" ]]; then
         scripts/postgres-cluster.sh stop "$dir/postgres"
     fi
     rm -rf -- "$dir"
+}
+
+# Store $1 of the cluster in $2, by its number: kill -9, or start again on its port.
+kill_store() {
+    local index="$1" dir="$2"
+    [[ "$index" =~ ^[1-9][0-9]?$ && -f "$dir/store-$index.pid" ]] || usage
+    kill -9 "$(cat "$dir/store-$index.pid")" 2>/dev/null || true
+}
+
+restart_store() {
+    local index="$1" dir="$2"
+    [[ "$index" =~ ^[1-9][0-9]?$ && -f "$dir/store-$index.port" ]] || usage
+    local pid
+    pid="$(cat "$dir/store-$index.pid")"
+    for _ in $(seq 1 100); do alive "$pid" || break; sleep 0.05; done
+    alive "$pid" && { echo "cluster: store $index is running" >&2; exit 1; }
+    start_store "$index" "$dir" "$(cat "$dir/store-$index.port")"
 }
 
 [[ $# -ge 1 ]] || usage
@@ -138,6 +171,10 @@ case "$1" in
     stop)
         [[ $# -le 2 ]] || usage
         stop "$(realpath -m "${2:-/tmp/store-cluster}")"
+        ;;
+    kill | restart)
+        [[ $# -ge 2 && $# -le 3 ]] || usage
+        "$1"_store "$2" "$(realpath -m "${3:-/tmp/store-cluster}")"
         ;;
     *) usage ;;
 esac

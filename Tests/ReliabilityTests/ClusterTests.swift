@@ -13,11 +13,11 @@ import FoundationNetworking
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    static func cluster(_ arguments: [String]) async throws -> String {
+    static func cluster(_ arguments: [String], binary: String = StoreProcess.storeBinary.path) async throws -> String {
         let (status, output) = try await ShortProgram.run(
             "/usr/bin/env",
             [
-                "STORE_BIN=\(StoreProcess.storeBinary.path)", "/bin/bash",
+                "STORE_BIN=\(binary)", "/bin/bash",
                 root.appendingPathComponent("scripts/cluster.sh").path,
             ]
                 + arguments, limit: .seconds(120))
