@@ -21,9 +21,9 @@ public struct OrderID: RawRepresentable, Hashable, Sendable, CustomStringConvert
         OrderID(rawValue: OpaqueIdentifier.make(prefix: "ord_", using: &generator))
     }
 
-    /// A fresh identifier from the system's cryptographic random source.
+    /// A fresh identifier, time-ordered, from the system's cryptographic random source.
     public static func random() -> OrderID {
-        OrderID(rawValue: OpaqueIdentifier.make(prefix: "ord_"))
+        OrderID(rawValue: OpaqueIdentifier.makeOrdered(prefix: "ord_"))
     }
 
     public var description: String { rawValue }

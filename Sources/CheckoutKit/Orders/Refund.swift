@@ -15,9 +15,9 @@ public struct RefundID: RawRepresentable, Hashable, Sendable, CustomStringConver
         rawValue = text
     }
 
-    /// A fresh identifier from the system's cryptographic random source.
+    /// A fresh identifier, time-ordered, from the system's cryptographic random source.
     public static func random() -> RefundID {
-        RefundID(rawValue: OpaqueIdentifier.make(prefix: "ref_"))
+        RefundID(rawValue: OpaqueIdentifier.makeOrdered(prefix: "ref_"))
     }
 
     public var description: String { rawValue }

@@ -2,7 +2,8 @@ import CheckoutKit
 
 /// A shopper: whoever holds a basket — an anonymous visitor or a signed-in customer.
 ///
-/// Opaque random text (`shp_` and 26 base-32 characters), never shown to other shoppers.
+/// Opaque text (`shp_` and 26 base-32 characters, time-ordered: see
+/// ``CheckoutKit/OpaqueIdentifier/makeOrdered(prefix:)``), never shown to other shoppers.
 public struct ShopperID: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: String
 
@@ -10,9 +11,9 @@ public struct ShopperID: RawRepresentable, Hashable, Sendable, CustomStringConve
         self.rawValue = rawValue
     }
 
-    /// A fresh identifier from the system's secure random source.
+    /// A fresh identifier, time-ordered, from the system's secure random source.
     public static func random() -> ShopperID {
-        ShopperID(rawValue: OpaqueIdentifier.make(prefix: "shp_"))
+        ShopperID(rawValue: OpaqueIdentifier.makeOrdered(prefix: "shp_"))
     }
 
     public var description: String { rawValue }
@@ -38,8 +39,9 @@ public struct AttemptID: RawRepresentable, Hashable, Sendable, CustomStringConve
         self.rawValue = rawValue
     }
 
+    /// A fresh identifier, time-ordered, from the system's secure random source.
     public static func random() -> AttemptID {
-        AttemptID(rawValue: OpaqueIdentifier.make(prefix: "pay_"))
+        AttemptID(rawValue: OpaqueIdentifier.makeOrdered(prefix: "pay_"))
     }
 
     public var description: String { rawValue }
