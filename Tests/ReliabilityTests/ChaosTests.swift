@@ -132,6 +132,23 @@ import FoundationNetworking
         return URLSession(configuration: configuration)
     }()
 
+    /// One request to the store at `base`, through `session`; a transport error or a timeout is
+    /// status 0 (the caller decides what to do about it).
+    static func send(
+        _ base: URL, _ method: String, _ path: String, token: String?, key: String? = nil, json: String? = nil,
+        session: URLSession = session
+    ) async -> (Int, Data) {
+        guard let url = URL(string: path, relativeTo: base) else { return (0, Data()) }
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if let key { request.setValue(key, forHTTPHeaderField: "Idempotency-Key") }
+        if json != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
+        request.httpBody = json.map { Data($0.utf8) }
+        guard let (data, response) = try? await session.data(for: request) else { return (0, Data()) }
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+    }
+
     @Test func checkoutsSurviveKillMinusNine() async throws {
         let checkouts = Int(Self.environment["STORE_CHAOS_CHECKOUTS"] ?? "") ?? 240
         let shoppers = Int(Self.environment["STORE_CHAOS_SHOPPERS"] ?? "") ?? 16

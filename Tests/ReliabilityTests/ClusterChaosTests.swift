@@ -134,19 +134,11 @@ import FoundationNetworking
         let session = Self.session
         let tally = Tally()
 
-        /// One request; a transport error is status 0.
+        /// One request through nginx; a transport error is status 0.
         @Sendable func send(
             _ method: String, _ path: String, token: String?, key: String? = nil, json: String? = nil
         ) async -> (Int, Data) {
-            guard let url = URL(string: path, relativeTo: base) else { return (0, Data()) }
-            var request = URLRequest(url: url)
-            request.httpMethod = method
-            if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-            if let key { request.setValue(key, forHTTPHeaderField: "Idempotency-Key") }
-            if json != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
-            request.httpBody = json.map { Data($0.utf8) }
-            guard let (data, response) = try? await session.data(for: request) else { return (0, Data()) }
-            return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+            await ChaosTests.send(base, method, path, token: token, key: key, json: json, session: session)
         }
         /// Sends until a server answers with `expected`.
         @Sendable func call(

@@ -30,21 +30,6 @@ import FoundationNetworking
         var answeredCount: Int { lock.withLock { answered.count } }
     }
 
-    /// One request; a transport error is status 0.
-    static func send(
-        _ base: URL, _ method: String, _ path: String, token: String?, key: String? = nil, json: String? = nil
-    ) async -> (Int, Data) {
-        guard let url = URL(string: path, relativeTo: base) else { return (0, Data()) }
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        if let key { request.setValue(key, forHTTPHeaderField: "Idempotency-Key") }
-        if json != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
-        request.httpBody = json.map { Data($0.utf8) }
-        guard let (data, response) = try? await ChaosTests.session.data(for: request) else { return (0, Data()) }
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
-    }
-
     @Test("every 201 is an order, every interrupted checkout is settled by its retry, exit status 0")
     func sigtermDuringCheckouts() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -70,15 +55,15 @@ import FoundationNetworking
             await withTaskGroup(of: Void.self) { group in
                 for shopper in 0..<16 {
                     group.addTask {
-                        let (status, created) = await Self.send(base, "POST", "/api/sessions", token: nil)
+                        let (status, created) = await ChaosTests.send(base, "POST", "/api/sessions", token: nil)
                         guard status == 201,
                             let token = try? JSONDecoder().decode(SessionResponse.self, from: created).token
                         else { return }
                         for round in 0..<1_000 where !stopped.isSet {
                             let product = round % 20 + 1
-                            let (put, _) = await Self.send(
+                            let (put, _) = await ChaosTests.send(
                                 base, "PUT", "/api/basket/items/\(product)", token: token, json: #"{"quantity":1}"#)
-                            let (got, data) = await Self.send(base, "GET", "/api/basket", token: token)
+                            let (got, data) = await ChaosTests.send(base, "GET", "/api/basket", token: token)
                             guard put == 200, got == 200,
                                 let total = try? StoreJSON.makeDecoder().decode(BasketBody.self, from: data).total
                                     .amountText
@@ -87,7 +72,7 @@ import FoundationNetworking
                             let key = "drain-\(shopper)-\(round)"
                             let body =
                                 #"{"payment_method":{"type":"card","token":"\#(card)"},"expected_total":{"amount":"\#(total)","currency":"EUR"}}"#
-                            let (paid, answer) = await Self.send(
+                            let (paid, answer) = await ChaosTests.send(
                                 base, "POST", "/api/checkout", token: token, key: key, json: body)
                             if paid == 201,
                                 let order = try? StoreJSON.makeDecoder().decode(OrderBody.self, from: answer)
@@ -119,7 +104,7 @@ import FoundationNetworking
         _ = try await StoreProcess.firstLine(of: second)
         var settled: [String: String] = [:]
         for checkout in tally.interrupted {
-            let (status, answer) = await Self.send(
+            let (status, answer) = await ChaosTests.send(
                 base, "POST", "/api/checkout", token: checkout.token, key: checkout.key, json: checkout.body)
             let order = try? StoreJSON.makeDecoder().decode(OrderBody.self, from: answer)
             #expect(status == 201, "\(checkout.key): \(String(decoding: answer, as: UTF8.self))")

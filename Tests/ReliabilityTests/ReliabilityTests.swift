@@ -355,22 +355,10 @@ import FoundationNetworking
                 let line = try await StoreProcess.firstLine(of: process)
                 bases.append(try #require(URL(string: String(line.dropFirst("listening on ".count)))))
             }
-            let session = ChaosTests.session
-            @Sendable func call(
-                _ base: URL, _ method: String, _ path: String, token: String?, key: String? = nil, json: String? = nil
-            ) async throws -> (Int, Data) {
-                var request = URLRequest(url: try #require(URL(string: path, relativeTo: base)))
-                request.httpMethod = method
-                if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-                if let key { request.setValue(key, forHTTPHeaderField: "Idempotency-Key") }
-                request.httpBody = json.map { Data($0.utf8) }
-                let (data, response) = try await session.data(for: request)
-                return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
-            }
-            let (_, created) = try await call(bases[0], "POST", "/api/sessions", token: nil)
+            let (_, created) = await ChaosTests.send(bases[0], "POST", "/api/sessions", token: nil)
             let token = try JSONDecoder().decode(SessionResponse.self, from: created).token
-            _ = try await call(bases[0], "PUT", "/api/basket/items/3", token: token, json: #"{"quantity":2}"#)
-            let (_, basket) = try await call(bases[0], "GET", "/api/basket", token: token)
+            _ = await ChaosTests.send(bases[0], "PUT", "/api/basket/items/3", token: token, json: #"{"quantity":2}"#)
+            let (_, basket) = await ChaosTests.send(bases[0], "GET", "/api/basket", token: token)
             let total = try StoreJSON.decoder.decode(BasketBody.self, from: basket).total.amountText
             let body =
                 #"{"payment_method":{"type":"card","token":"tok_slow"},"expected_total":{"amount":"\#(total)","currency":"EUR"}}"#
@@ -379,7 +367,7 @@ import FoundationNetworking
             // dies with the charge made and its answer not yet come.
             let dyingBase = bases[0]
             let first = Task {
-                try? await call(dyingBase, "POST", "/api/checkout", token: token, key: "k1", json: body)
+                await ChaosTests.send(dyingBase, "POST", "/api/checkout", token: token, key: "k1", json: body)
             }
             let attempt = try #require(
                 try await eventuallyValue {
@@ -412,7 +400,7 @@ import FoundationNetworking
 
             // The shopper's retry, with the same key, reaches the other server: answered with the
             // order at once — not after the lease the dead server took, nor at the next reconciliation.
-            let answer = try await call(bases[1], "POST", "/api/checkout", token: token, key: "k1", json: body)
+            let answer = await ChaosTests.send(bases[1], "POST", "/api/checkout", token: token, key: "k1", json: body)
             let answeredAt = Date()
             #expect(answer.0 == 201)
             #expect(answeredAt < leaseEnds, "taken over because its server was gone, not because the lease ran out")
