@@ -52,7 +52,8 @@ package struct CheckoutService: Sendable {
     /// gone first (``ServerPresence``), which lets another server take it at once.
     package static let lease: TimeInterval = 15
     /// How long a provider call may take before its answer counts as lost. Shorter than the lease,
-    /// so no call is still running when another request takes the attempt over.
+    /// so no call of a living server is still running when another request takes the attempt over
+    /// by the lease.
     package static let providerTimeout: Duration = .seconds(10)
     /// How many times one checkout prices the basket again when it changed under it.
     package static let pricingRounds = 3
