@@ -140,7 +140,7 @@ let package = Package(
             name: "SQLiteDriverTests", dependencies: ["SQLiteDriver", "StoreSQL", "TestWaiting", "Concurrency"],
             swiftSettings: strictSwift),
         .testTarget(
-            name: "PostgresDriverTests", dependencies: ["PostgresDriver", "StoreSQL", "TestWaiting"],
+            name: "PostgresDriverTests", dependencies: ["PostgresDriver", "StoreSQL", "Concurrency", "TestWaiting"],
             swiftSettings: strictSwift),
         // Waiting for a condition instead of a fixed sleep, for every suite: depends on nothing.
         .target(name: "TestWaiting", path: "Tests/TestWaiting", swiftSettings: strictSwift),

@@ -36,6 +36,11 @@ cpu_ticks() {
     awk '{ print $14 + $15 }' "/proc/$1/stat"
 }
 
+# Round trips to the database server so far, from the store's /metrics (empty on SQLite).
+round_trips() {
+    curl -sf "$STORE_URL/metrics" | awk '$1 == "store_database_round_trips_total" { print $2 }'
+}
+
 free_port() {
     python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
@@ -46,12 +51,14 @@ run_case() {
     echo "== checkout: $name"
     "$bin/CheckoutBenchmark" "$url" "$shoppers" "$tokens"
     start_store "$bin/store" "$work" --database "$url"
-    local ticks_before ticks_after
+    local ticks_before ticks_after trips_before trips_after
+    trips_before="$(round_trips)"
     ticks_before="$(cpu_ticks "$STORE_PID")"
     CHECKOUT_TOKENS="$tokens" CHECKOUT_THREADS="$threads" \
         wrk -t"$threads" -c"$connections" -d"$duration" --latency -s benchmarks/checkout.lua \
         "$STORE_URL/" >"$work/wrk-$name"
     ticks_after="$(cpu_ticks "$STORE_PID")"
+    trips_after="$(round_trips)"
     stop_store
     local paid p50 p99 seconds
     paid="$(sed -n 's/^checkouts: \([0-9]*\) paid.*/\1/p' "$work/wrk-$name")"
@@ -60,7 +67,11 @@ run_case() {
     seconds="${duration%s}"
     grep -E "^checkouts:|Socket errors|Non-2xx" "$work/wrk-$name" || true
     local cpu_us=$(( (ticks_after - ticks_before) * 1000000 / $(getconf CLK_TCK) / (paid > 0 ? paid : 1) ))
-    echo "$name: $((paid / seconds)) durable checkouts/s ($paid paid in $duration, $connections connections), p50 $p50, p99 $p99, server CPU $cpu_us µs per checkout"
+    local trips=""
+    if [ -n "$trips_before" ] && [ -n "$trips_after" ] && [ "$paid" -gt 0 ]; then
+        trips=", $(awk -v d="$((trips_after - trips_before))" -v n="$paid" 'BEGIN { printf "%.1f", d / n }') database round trips per checkout"
+    fi
+    echo "$name: $((paid / seconds)) durable checkouts/s ($paid paid in $duration, $connections connections), p50 $p50, p99 $p99, server CPU $cpu_us µs per checkout$trips"
 }
 
 run_case "SQLite (WAL, synchronous=FULL)" "sqlite:$work/store.sqlite"

@@ -28,9 +28,9 @@ public final class PostgresConnection: SQLConnection {
     /// Always ``SQLDialect/postgres``: binds are spelled `$1`, `$2`, …
     public let dialect: SQLDialect = .postgres
 
-    private var handle: OpaquePointer
+    var handle: OpaquePointer
     private let url: PostgresURL
-    private var statements: PreparedStatementCache
+    var statements: PreparedStatementCache
     /// SQL run after every (re)connect, before the connection is used: the pool's session defaults.
     private let sessionSetup: String?
     private var sessionIsSetUp = false
@@ -40,7 +40,16 @@ public final class PostgresConnection: SQLConnection {
     private(set) var lastError: DatabaseError?
     /// Set when a cached prepared statement turned out to be stale (its table changed shape) inside
     /// a transaction; running the transaction again will succeed.
-    private(set) var statementWentStale = false
+    var statementWentStale = false
+
+    /// The `BEGIN` of a write transaction, held until the transaction's first round trip.
+    var pendingBegin: String?
+    /// Statements whose results nobody reads, held for the next round trip (``executeDeferred(_:)``).
+    var queued: [QueuedStatement] = []
+    /// Whether the server has acknowledged the `BEGIN` of the transaction now open.
+    var beginAcknowledged = false
+    /// Round trips made since ``takeRoundTrips()``: one per statement sent alone, one per pipeline.
+    var roundTrips = 0
 
     /// Opens a connection.
     ///
@@ -100,8 +109,45 @@ public final class PostgresConnection: SQLConnection {
     /// transaction: either every statement takes effect or none does.
     /// - Throws: ``DatabaseError`` for the first statement that fails.
     public func executeScript(_ sql: String) throws(DatabaseError) {
+        try flushQueued()
+        roundTrips += 1
         _ = try check(PQexec(handle, sql))
     }
+
+    /// Runs `queries` in one round trip (one pipeline, with whatever was held back) and returns each
+    /// one's rows, in order. The server runs them one after another; outside a transaction they
+    /// share one implicit transaction, so a failure undoes the others.
+    ///
+    /// - Throws: the first statement's error; the later ones did not run.
+    public func queryEach(_ queries: [SQLQuery]) throws(DatabaseError) -> [[SQLRow]] {
+        guard queries.count > 1 else { return try queries.map { query throws(DatabaseError) in try self.query(query) } }
+        var statements: [QueuedStatement] = []
+        statements.reserveCapacity(queries.count)
+        for query in queries {
+            let (sql, bindings) = query.rendered(for: .postgres)
+            statements.append(QueuedStatement(sql: sql, parameters: try PostgresParameters(bindings)))
+        }
+        let results = try flush(then: statements, prepared: true)
+        guard results.count == queries.count else { throw clientError() }
+        return try results.map { result throws(DatabaseError) in try result.rows() }
+    }
+
+    /// Holds `query` back, inside a transaction, to be sent with the next statement whose result is
+    /// read or with the commit, in one round trip (see ``SQLConnection/executeDeferred(_:)``);
+    /// outside a transaction it runs at once. At most ``maximumQueuedStatements`` wait: the next
+    /// one sends them, so what is in flight stays far below the socket's buffers.
+    public func executeDeferred(_ query: SQLQuery) throws(DatabaseError) {
+        guard pendingBegin != nil || transactionStatus == PQTRANS_INTRANS else {
+            try execute(query)
+            return
+        }
+        let (sql, bindings) = query.rendered(for: .postgres)
+        queued.append(QueuedStatement(sql: sql, parameters: try PostgresParameters(bindings)))
+        if queued.count >= Self.maximumQueuedStatements { try flushQueued() }
+    }
+
+    /// How many deferred statements may wait for the next round trip.
+    static let maximumQueuedStatements = 32
 
     // MARK: - Connection state
 
@@ -119,6 +165,9 @@ public final class PostgresConnection: SQLConnection {
         PQfinish(handle)
         handle = fresh
         statements.removeAll()
+        pendingBegin = nil
+        queued.removeAll()
+        beginAcknowledged = false
         sessionIsSetUp = false
         statementWentStale = false
         try setUpSession()
@@ -131,7 +180,9 @@ public final class PostgresConnection: SQLConnection {
     /// server is closing (noticed without a round trip), and rolls back a transaction a previous
     /// job left open.
     func prepareForJob() throws(DatabaseError) {
-        if !isConnected || Self.serverSpokeWhileIdle(handle) {
+        pendingBegin = nil
+        queued.removeAll()
+        if !isConnected || Self.serverSpokeWhileIdle(handle) || PQpipelineStatus(handle) != PQ_PIPELINE_OFF {
             try reconnect()
         } else if transactionStatus != PQTRANS_IDLE {
             rollbackQuietly()
@@ -147,15 +198,58 @@ public final class PostgresConnection: SQLConnection {
         statementWentStale = false
     }
 
-    /// Runs `ROLLBACK`, ignoring any error (used on paths that are already failing).
+    /// Runs `ROLLBACK`, ignoring any error (used on paths that are already failing). Statements
+    /// not sent yet are dropped; a transaction whose `BEGIN` was never sent needs no round trip.
     func rollbackQuietly() {
+        queued.removeAll()
+        if pendingBegin != nil {
+            pendingBegin = nil
+            if transactionStatus == PQTRANS_IDLE { return }
+        }
+        beginAcknowledged = false
+        roundTrips += 1
         if let result = PQexec(handle, "ROLLBACK") { PQclear(result) }
     }
 
     /// Runs a statement with no binds and no result rows (transaction control); returns its command tag.
     @discardableResult
     func command(_ sql: String) throws(DatabaseError) -> String {
-        try check(PQexec(handle, sql)).commandStatus
+        roundTrips += 1
+        return try check(PQexec(handle, sql)).commandStatus
+    }
+
+    /// Opens a transaction with `begin` (`BEGIN …`), sent with the transaction's first round trip.
+    func beginLater(_ begin: String) {
+        pendingBegin = begin
+        beginAcknowledged = false
+    }
+
+    /// The round trips made since the last call.
+    func takeRoundTrips() -> Int {
+        defer { roundTrips = 0 }
+        return roundTrips
+    }
+
+    /// Commits the open transaction, sending what is held back with the `COMMIT` in one round trip;
+    /// returns the command tag (`COMMIT`, or `ROLLBACK` when the server rolled back).
+    ///
+    /// - Throws: the first error of a held-back statement or of the commit. The transaction is then
+    ///   over: rolled back by the server, or here when a held-back statement failed before it.
+    func commit() throws(DatabaseError) -> String {
+        if pendingBegin != nil, queued.isEmpty {
+            // Nothing was sent: there is nothing to commit.
+            pendingBegin = nil
+            return "COMMIT"
+        }
+        guard pendingBegin != nil || !queued.isEmpty else { return try command("COMMIT") }
+        do {
+            let results = try flush(then: [QueuedStatement(sql: "COMMIT", parameters: .none)], prepared: false)
+            beginAcknowledged = false
+            return results.first?.commandStatus ?? ""
+        } catch {
+            if isConnected, transactionStatus != PQTRANS_IDLE { rollbackQuietly() }
+            throw error
+        }
     }
 
     // MARK: - Running statements
@@ -163,6 +257,12 @@ public final class PostgresConnection: SQLConnection {
     private func run(_ query: SQLQuery) throws(DatabaseError) -> PostgresResult {
         let (sql, bindings) = query.rendered(for: .postgres)
         let parameters = try PostgresParameters(bindings)
+        if pendingBegin != nil || !queued.isEmpty {
+            guard
+                let result = try flush(then: [QueuedStatement(sql: sql, parameters: parameters)], prepared: true).first
+            else { throw clientError() }
+            return result
+        }
         guard statements.isEnabled else { return try check(execUnprepared(sql, parameters)) }
 
         if let name = statements.name(for: sql, types: parameters.types) {
@@ -181,6 +281,7 @@ public final class PostgresConnection: SQLConnection {
             deallocateStaleStatements()
         }
         guard let name = statements.newName() else { return try check(execUnprepared(sql, parameters)) }
+        roundTrips += 1
         _ = try check(
             parameters.types.withUnsafeBufferPointer { types in
                 PQprepare(handle, name, sql, Int32(parameters.count), types.baseAddress)
@@ -194,25 +295,28 @@ public final class PostgresConnection: SQLConnection {
     private func deallocateStaleStatements() {
         guard transactionStatus == PQTRANS_IDLE else { return }
         for name in statements.takeStaleNames() {
+            roundTrips += 1
             if let result = PQexec(handle, "DEALLOCATE \(name)") { PQclear(result) }
         }
     }
 
     private func execUnprepared(_ sql: String, _ parameters: PostgresParameters) -> OpaquePointer? {
-        parameters.withUnsafeArrays { types, values, lengths, formats in
+        roundTrips += 1
+        return parameters.withUnsafeArrays { types, values, lengths, formats in
             PQexecParams(handle, sql, Int32(parameters.count), types, values, lengths, formats, 0)
         }
     }
 
     private func execPrepared(_ name: String, _ parameters: PostgresParameters) -> OpaquePointer? {
-        parameters.withUnsafeArrays { _, values, lengths, formats in
+        roundTrips += 1
+        return parameters.withUnsafeArrays { _, values, lengths, formats in
             PQexecPrepared(handle, name, Int32(parameters.count), values, lengths, formats, 0)
         }
     }
 
     /// Whether `raw` failed because a prepared statement is gone (`26000`) or its cached plan no
     /// longer matches the tables (`0A000` "cached plan must not change result type").
-    private static func isStaleStatementError(_ raw: OpaquePointer) -> Bool {
+    static func isStaleStatementError(_ raw: OpaquePointer) -> Bool {
         guard PQresultStatus(raw) == PGRES_FATAL_ERROR, let state = PQresultErrorField(raw, CLibPQDiagSQLState)
         else { return false }
         switch String(cString: state) {
@@ -225,7 +329,7 @@ public final class PostgresConnection: SQLConnection {
     }
 
     /// Wraps a raw result and throws unless it reports success.
-    private func check(_ raw: OpaquePointer?) throws(DatabaseError) -> PostgresResult {
+    func check(_ raw: OpaquePointer?) throws(DatabaseError) -> PostgresResult {
         guard let raw else { throw clientError() }
         let result = PostgresResult(taking: raw)
         switch result.status {
@@ -240,7 +344,7 @@ public final class PostgresConnection: SQLConnection {
     }
 
     /// The error a failed result stands for, recorded as the connection's last error.
-    private func error(from result: PostgresResult) -> DatabaseError {
+    func error(from result: PostgresResult) -> DatabaseError {
         let state = result.errorField(CLibPQDiagSQLState)
         let broken = !isConnected
         let message: String
@@ -267,7 +371,7 @@ public final class PostgresConnection: SQLConnection {
     }
 
     /// The error for a call that produced no result at all (out of memory, or the query could not be sent).
-    private func clientError() -> DatabaseError {
+    func clientError() -> DatabaseError {
         let message = PostgresErrorMapping.firstLine(of: connectionErrorMessage)
         let broken = !isConnected
         return record(

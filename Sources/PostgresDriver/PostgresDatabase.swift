@@ -70,6 +70,8 @@ public final class PostgresDatabase: SQLDatabase {
     /// The configuration the database was opened with.
     public let configuration: Configuration
     private let workers: BlockingPool<PostgresConnection>
+    /// Round trips made by the pool's connections, counted after each job.
+    private let roundTripCount = Locked(0)
 
     /// Opens ``Configuration/poolSize`` connections to `url`, each on its own thread.
     ///
@@ -176,7 +178,9 @@ public final class PostgresDatabase: SQLDatabase {
     /// open rolled back. If it cannot be made ready, `work` does not run and the error is thrown.
     private func run<T: Sendable>(_ work: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
         do {
+            let roundTripCount = self.roundTripCount
             return try await workers.run { connection in
+                defer { roundTripCount.withLock { $0 += connection.takeRoundTrips() } }
                 try connection.prepareForJob()
                 return try work(connection)
             }
@@ -189,4 +193,8 @@ public final class PostgresDatabase: SQLDatabase {
 extension PostgresDatabase: SQLQueueReporting {
     /// Jobs waiting for one of the pool's connections.
     public var waitingJobs: Int { workers.queuedJobCount }
+
+    /// Round trips to the server so far, over every connection of the pool: one per statement
+    /// sent alone, one per pipeline of statements (counted once each job is done).
+    public var roundTrips: Int? { roundTripCount.withLock { $0 } }
 }

@@ -29,6 +29,11 @@ struct PostgresParameters {
 
     var count: Int { types.count }
 
+    /// No parameters.
+    static var none: PostgresParameters { PostgresParameters() }
+
+    private init() {}
+
     /// Encodes `values`; throws when a value cannot be sent (text with a NUL character, which
     /// PostgreSQL cannot store and libpq would silently cut off).
     init(_ values: [SQLValue]) throws(DatabaseError) {

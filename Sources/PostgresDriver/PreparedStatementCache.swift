@@ -45,6 +45,11 @@ struct PreparedStatementCache {
         if let name = names.removeValue(forKey: Key(sql: sql, types: types)) { staleNames.append(name) }
     }
 
+    /// Forgets a statement the server never prepared (its preparation failed or was skipped).
+    mutating func forget(sql: String, types: [UInt32]) {
+        names.removeValue(forKey: Key(sql: sql, types: types))
+    }
+
     /// Forgets everything, for a new server connection (which holds no prepared statements).
     mutating func removeAll() {
         names.removeAll()

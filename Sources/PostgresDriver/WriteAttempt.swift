@@ -9,39 +9,48 @@ enum WriteAttempt<Value: Sendable>: Sendable {
     case failed(any Error, retryAfter: DatabaseError?)
 
     /// `BEGIN`, `body`, `COMMIT` on `connection`; rolls back whenever the commit is not reached.
+    ///
+    /// The `BEGIN` is sent with the transaction's first round trip, and the statements `body` defers
+    /// with the `COMMIT` (see ``PostgresConnection/flush(then:prepared:)``).
     static func run(
         on connection: PostgresConnection, begin: String,
         body: (any SQLConnection) throws -> Value
     ) -> WriteAttempt {
-        do throws(DatabaseError) {
-            try connection.command(begin)
-        } catch let error where error.kind == .connectionFailed {
-            // The server closed the connection before this transaction sent anything: it is safe
-            // to open a new connection and begin there.
-            do throws(DatabaseError) {
-                try connection.reconnect()
-                try connection.command(begin)
+        var freshConnection = false
+        while true {
+            connection.beginLater(begin)
+            let value: Value
+            do {
+                value = try body(connection)
+            } catch let error as DatabaseError
+                where error.kind == .connectionFailed && !connection.beginAcknowledged && !freshConnection
+            {
+                // The server closed the connection before this transaction's first round trip was
+                // answered: nothing of it can have been committed. Open a new connection and run it
+                // again there, once.
+                freshConnection = true
+                do throws(DatabaseError) {
+                    try connection.reconnect()
+                } catch {
+                    return .failed(error, retryAfter: nil)
+                }
+                continue
             } catch {
+                let stale = connection.statementWentStale
+                connection.rollbackQuietly()
+                if let databaseError = error as? DatabaseError, databaseError.isTransient {
+                    return .failed(error, retryAfter: databaseError)
+                }
+                if stale, let cause = connection.lastError { return .failed(error, retryAfter: cause) }
                 return .failed(error, retryAfter: nil)
             }
-        } catch {
-            return .failed(error, retryAfter: error.isTransient ? error : nil)
+            return commit(value, on: connection)
         }
+    }
 
-        let value: Value
-        do {
-            value = try body(connection)
-        } catch {
-            let stale = connection.statementWentStale
-            connection.rollbackQuietly()
-            if let databaseError = error as? DatabaseError, databaseError.isTransient {
-                return .failed(error, retryAfter: databaseError)
-            }
-            if stale, let cause = connection.lastError { return .failed(error, retryAfter: cause) }
-            return .failed(error, retryAfter: nil)
-        }
-
-        switch connection.transactionStatus {
+    /// Commits what `body` did, once it returned `value`.
+    private static func commit(_ value: Value, on connection: PostgresConnection) -> WriteAttempt {
+        switch connection.pendingBegin != nil ? PQTRANS_INTRANS : connection.transactionStatus {
         case PQTRANS_INTRANS:
             break
         case PQTRANS_INERROR:
@@ -66,7 +75,7 @@ enum WriteAttempt<Value: Sendable>: Sendable {
         }
 
         do throws(DatabaseError) {
-            let tag = try connection.command("COMMIT")
+            let tag = try connection.commit()
             guard tag == "COMMIT" else {
                 return .failed(
                     DatabaseError(kind: .other, code: "25P02", message: "the server rolled the transaction back"),
@@ -77,8 +86,10 @@ enum WriteAttempt<Value: Sendable>: Sendable {
             // The commit may or may not have happened: never run the transaction again.
             return .failed(error, retryAfter: nil)
         } catch {
-            // A failed COMMIT (e.g. a serialization failure found at commit) ends the transaction.
-            return .failed(error, retryAfter: error.isTransient ? error : nil)
+            // A failed COMMIT (e.g. a serialization failure found at commit), or a deferred
+            // statement's error, ends the transaction.
+            let stale = connection.statementWentStale
+            return .failed(error, retryAfter: error.isTransient ? error : (stale ? error : nil))
         }
     }
 }

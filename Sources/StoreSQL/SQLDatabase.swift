@@ -27,4 +27,10 @@ public protocol SQLDatabase: Sendable {
 public protocol SQLQueueReporting: Sendable {
     /// Jobs queued for a connection now, not yet running.
     var waitingJobs: Int { get }
+    /// Round trips made to a database server so far, or `nil` for a database in the same process.
+    var roundTrips: Int? { get }
+}
+
+extension SQLQueueReporting {
+    public var roundTrips: Int? { nil }
 }

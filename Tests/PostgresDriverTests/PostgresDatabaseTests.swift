@@ -363,21 +363,3 @@ private func terminateBackend(_ pid: Int64) async throws {
         }
     }
 }
-
-/// Runs `body` with a ``PostgresDatabase`` on a fresh schema, then closes it and drops the schema.
-private func withTestDatabase<T>(
-    _ configuration: PostgresDatabase.Configuration = PostgresDatabase.Configuration(poolSize: 4),
-    _ body: (PostgresDatabase, TestSchema) async throws -> T
-) async throws -> T {
-    try await withTestSchema { schema in
-        let database = try await PostgresDatabase(url: schema.url, configuration: configuration)
-        do {
-            let result = try await body(database, schema)
-            await database.close()
-            return result
-        } catch {
-            await database.close()
-            throw error
-        }
-    }
-}

@@ -64,6 +64,29 @@ import Testing
         }
     }
 
+    @Test("round trips to PostgreSQL are counted; SQLite, in the same process, has none", arguments: Backend.allCases)
+    func roundTrips(backend: Backend) async throws {
+        try await TestStore.with(backend) { store in
+            func counted() async throws -> Int? {
+                let text = try await store.send(OperationsEndpoints.metrics).text
+                let line = text.split(separator: "\n").first { $0.hasPrefix("store_database_round_trips_total ") }
+                return line.flatMap { Int($0.split(separator: " ").last ?? "") }
+            }
+            let before = try await counted()
+            let shopper = try await store.newSession()
+            _ = try await store.placeOrder([(1, 1), (2, 2)], token: shopper)
+            let after = try await counted()
+            switch backend {
+            case .sqlite:
+                #expect(before == nil && after == nil)
+            case .postgres:
+                let before = try #require(before)
+                let after = try #require(after)
+                #expect(after > before)
+            }
+        }
+    }
+
     @Test("the metrics token opens /metrics to another address")
     func token() async throws {
         func may(

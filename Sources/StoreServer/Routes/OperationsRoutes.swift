@@ -40,6 +40,7 @@ struct OperationsRoutes: Sendable {
                 StoreMetrics.Gauges(
                     unresolvedPayments: unresolved, pendingRefunds: pending,
                     databaseWaitingJobs: (database.sql as? any SQLQueueReporting)?.waitingJobs ?? 0,
+                    databaseRoundTrips: (database.sql as? any SQLQueueReporting)?.roundTrips,
                     openConnections: server.openConnections, requestsInFlight: server.requestsInFlight))
             var response = Response.bytes(Array(text.utf8), contentType: "text/plain; version=0.0.4; charset=utf-8")
             response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")

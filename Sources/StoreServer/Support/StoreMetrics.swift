@@ -71,6 +71,8 @@ final class StoreMetrics: Sendable {
         var unresolvedPayments: Int
         var pendingRefunds: Int
         var databaseWaitingJobs: Int
+        /// Round trips to the database server so far; `nil` for SQLite, which has none.
+        var databaseRoundTrips: Int? = nil
         var openConnections: Int
         var requestsInFlight: Int
     }
@@ -137,6 +139,12 @@ final class StoreMetrics: Sendable {
         sample("store_reconciliation_runs_total", [], "\(state.reconciliations)")
         family("store_database_waiting_jobs", "gauge", "Database jobs waiting for a connection.")
         sample("store_database_waiting_jobs", [], "\(gauges.databaseWaitingJobs)")
+        if let roundTrips = gauges.databaseRoundTrips {
+            family(
+                "store_database_round_trips_total", "counter",
+                "Round trips to the database server: a statement sent alone, or a pipeline of them.")
+            sample("store_database_round_trips_total", [], "\(roundTrips)")
+        }
         family("store_http_open_connections", "gauge", "HTTP connections open.")
         sample("store_http_open_connections", [], "\(gauges.openConnections)")
         family("store_http_requests_in_flight", "gauge", "HTTP requests being answered.")
