@@ -25,7 +25,7 @@ public struct AnalyticsRepository: Sendable {
     }
 
     static func insert(_ event: AnalyticsEvent, at date: Date, on connection: any SQLConnection) throws {
-        try connection.execute(
+        try connection.executeDeferred(
             """
             INSERT INTO analytics_events (name, properties, occurred_at)
             VALUES (\(event.name), \(json(event.properties)), \(date.unixMilliseconds))

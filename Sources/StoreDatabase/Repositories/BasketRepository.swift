@@ -153,17 +153,20 @@ public struct BasketRepository: Sendable {
     /// as the version, and a checkout that priced them finds the version changed if they were not
     /// the same basket.
     static func basket(for shopper: ShopperID, on connection: any SQLConnection) throws -> StoredBasket {
-        let basket = try connection.queryFirst(
-            "SELECT promotion_code, version FROM baskets WHERE shopper_id = \(shopper.rawValue)")
-        let code = try basket?.decode("promotion_code", as: String?.self).flatMap(PromotionCode.init(rawValue:))
-        let version: Int64 = try basket?.decode("version") ?? 0
-        let rows = try connection.query(
+        // The basket's row and its lines in one round trip.
+        let answers = try connection.queryEach([
+            "SELECT promotion_code, version FROM baskets WHERE shopper_id = \(shopper.rawValue)",
             """
             SELECT l.quantity, \(CatalogRepository.productColumns)
             FROM basket_lines l JOIN products p ON p.id = l.product_id
             WHERE l.shopper_id = \(shopper.rawValue)
             ORDER BY l.position, l.product_id
-            """)
+            """,
+        ])
+        let basket = answers.first?.first
+        let code = try basket?.decode("promotion_code", as: String?.self).flatMap(PromotionCode.init(rawValue:))
+        let version: Int64 = try basket?.decode("version") ?? 0
+        let rows = answers.last ?? []
         let lines = try rows.map { row in
             guard let quantity = Quantity(try row.decode("quantity", as: Int.self)) else {
                 throw DatabaseError.decoding(column: "quantity", expected: "a quantity from 1 to 10")
@@ -212,33 +215,37 @@ public struct BasketRepository: Sendable {
     /// (`pricedVersion`), it holds exactly those lines: it is emptied. Otherwise each paid line's
     /// quantity comes off (the line goes when nothing is left), so what was added meanwhile stays,
     /// and the code goes when no line is left or when it is `promotion`, the one the order used.
+    ///
+    /// - Parameter currentVersion: the basket's version now, read by the caller in this transaction
+    ///   with the basket's row locked (PostgreSQL) or under the one writer (SQLite); `nil` when the
+    ///   shopper has no basket.
     static func takeOut(
-        _ lines: [OrderLine], promotion: PromotionCode?, from shopper: ShopperID, pricedVersion: Int64, now: Date,
-        on connection: any SQLConnection
+        _ lines: [OrderLine], promotion: PromotionCode?, from shopper: ShopperID, pricedVersion: Int64,
+        currentVersion: Int64?, now: Date, on connection: any SQLConnection
     ) throws {
-        let unchanged = try connection.execute(
-            """
-            UPDATE baskets SET promotion_code = NULL, updated_at = \(now.unixMilliseconds), version = version + 1
-            WHERE shopper_id = \(shopper.rawValue) AND version = \(pricedVersion)
-            """)
-        if unchanged == 1 {
-            try connection.execute("DELETE FROM basket_lines WHERE shopper_id = \(shopper.rawValue)")
+        if currentVersion == pricedVersion {
+            try connection.executeDeferred(
+                """
+                UPDATE baskets SET promotion_code = NULL, updated_at = \(now.unixMilliseconds), version = version + 1
+                WHERE shopper_id = \(shopper.rawValue)
+                """)
+            try connection.executeDeferred("DELETE FROM basket_lines WHERE shopper_id = \(shopper.rawValue)")
             return
         }
         for line in lines {
-            try connection.execute(
+            try connection.executeDeferred(
                 """
                 DELETE FROM basket_lines
                 WHERE shopper_id = \(shopper.rawValue) AND product_id = \(line.productID.rawValue)
                   AND quantity <= \(line.quantity)
                 """)
-            try connection.execute(
+            try connection.executeDeferred(
                 """
                 UPDATE basket_lines SET quantity = quantity - \(line.quantity)
                 WHERE shopper_id = \(shopper.rawValue) AND product_id = \(line.productID.rawValue)
                 """)
         }
-        try connection.execute(
+        try connection.executeDeferred(
             """
             UPDATE baskets
             SET promotion_code = CASE

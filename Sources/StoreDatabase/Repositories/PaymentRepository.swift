@@ -67,29 +67,57 @@ public struct PaymentRepository: Sendable {
     public func reserve(_ attempt: NewPaymentAttempt, now: Date) async throws -> ReservationOutcome {
         do {
             return try await database.write { connection in
-                // On PostgreSQL the basket's row is locked, so two checkouts of one basket queue here;
-                // SQLite has one writer, so reading it is enough (and dirties no page).
+                // What stands in the way — an attempt with this key, the basket's version, another
+                // attempt that may still charge — in one statement, sent with the stock and the
+                // promotion use it needs: one round trip. When something stands in the way, the
+                // transaction is rolled back (``Refusal``) and nothing it took is kept. On
+                // PostgreSQL the basket's row is locked first, so two checkouts of one basket queue
+                // there; SQLite has one writer, so reading it is enough (and dirties no page).
+                let shopper = attempt.shopperID.rawValue
                 let lock: SQLQuery = connection.dialect == .postgres ? " FOR UPDATE" : ""
-                let current = try connection.queryFirst(
+                let lines = attempt.quote.lines.sorted(by: { $0.productID < $1.productID })
+                let moves = lines.map { StockMove(product: $0.productID, change: -$0.quantity.value) }
+                let promotion = Self.promotionUsed(by: attempt.quote)
+                var statements: [SQLQuery] = [
                     """
-                    SELECT version FROM baskets WHERE shopper_id = \(attempt.shopperID.rawValue)\(lock)
-                    """)?.decode("version", as: Int64.self)
-                if let existing = try Self.attempt(
-                    shopper: attempt.shopperID, key: attempt.key.rawValue, on: connection)
+                    SELECT version,
+                        (SELECT id FROM payment_attempts
+                         WHERE shopper_id = \(shopper) AND idempotency_key = \(attempt.key.rawValue)) AS existing_id,
+                        (SELECT id FROM payment_attempts WHERE shopper_id = \(shopper) AND state = 'pending') AS open_id
+                    FROM baskets WHERE shopper_id = \(shopper)\(lock)
+                    """
+                ]
+                statements += StockLedger.updates(moves, onlyIfActive: true)
+                if let promotion { statements.append(Self.promotionUse(promotion, now: now)) }
+                let answers = try connection.queryEach(statements)
+
+                let standing = answers.first?.first
+                // Without a basket row the statement finds nothing: the key is looked up alone.
+                let existing =
+                    try standing.map { try $0.decode("existing_id", as: String?.self) }
+                    ?? Self.attemptID(shopper: attempt.shopperID, key: attempt.key.rawValue, on: connection)
+                if let existing, let record = try Self.attempt(id: AttemptID(rawValue: existing), on: connection) {
+                    throw Refusal(outcome: .existing(record))
+                }
+                guard let standing, try standing.decode("version", as: Int64.self) == attempt.basketVersion else {
+                    throw Refusal(outcome: .basketChanged)
+                }
+                if let open = try standing.decode("open_id", as: String?.self),
+                    let record = try Self.attempt(id: AttemptID(rawValue: open), on: connection)
                 {
-                    return .existing(existing)
+                    throw Refusal(outcome: .blocked(by: record))
                 }
-                guard current == attempt.basketVersion else { return .basketChanged }
-                if let open = try Self.openAttempt(of: attempt.shopperID, on: connection) {
-                    return .blocked(by: open)
-                }
-                try Self.takeStock(for: attempt.quote.lines, attempt: attempt.id, now: now, on: connection)
-                if let code = Self.promotionUsed(by: attempt.quote) {
-                    try Self.usePromotion(code, now: now, on: connection)
-                }
+                let taken = try StockLedger.record(
+                    moves, answers: answers.dropFirst().prefix(moves.count), reason: .sale, note: nil, actor: .shop,
+                    attempt: attempt.id, now: now, on: connection)
+                let short = zip(lines, taken).compactMap { line, stock in stock == nil ? line.productID : nil }
+                guard short.isEmpty else { throw CheckoutError.outOfStock(short) }
+                if let promotion, answers.last?.isEmpty ?? true { throw CheckoutError.promotionUnavailable(promotion) }
                 try Self.insert(attempt, holder: holder, now: now, on: connection)
                 return .reserved(try PaymentAttemptRecord(attempt, holder: holder, now: now))
             }
+        } catch let refusal as Refusal {
+            return refusal.outcome
         } catch let error as DatabaseError where error.kind == .uniqueViolation {
             // A concurrent request committed first: with the same key, or another open attempt.
             if let existing = try await self.attempt(shopper: attempt.shopperID, key: attempt.key.rawValue) {
@@ -209,21 +237,31 @@ public struct PaymentRepository: Sendable {
         _ attempt: PaymentAttemptRecord, order: Order, response: StoredResponse, event: AnalyticsEvent?, now: Date
     ) async throws -> PaymentAttemptRecord {
         try await database.write { connection in
-            guard
-                let finished = try connection.queryFirst(
-                    """
-                    UPDATE payment_attempts
-                    SET state = 'succeeded', response_status = \(response.status), response_body = \(response.body),
-                        order_id = \(order.id.rawValue), call_id = NULL, updated_at = \(now.unixMilliseconds)
-                    WHERE id = \(attempt.id.rawValue) AND state = 'pending'
-                    RETURNING shopper_id, basket_version
-                    """)
-            else { return try Self.attempt(id: attempt.id, on: connection) ?? attempt }
+            // The attempt, and the basket it now belongs to (a login may have carried it), in one
+            // round trip; on PostgreSQL the basket's row is locked until the commit.
+            let lock: SQLQuery = connection.dialect == .postgres ? " FOR UPDATE" : ""
+            let answers = try connection.queryEach([
+                """
+                UPDATE payment_attempts
+                SET state = 'succeeded', response_status = \(response.status), response_body = \(response.body),
+                    order_id = \(order.id.rawValue), call_id = NULL, updated_at = \(now.unixMilliseconds)
+                WHERE id = \(attempt.id.rawValue) AND state = 'pending'
+                RETURNING shopper_id, basket_version
+                """,
+                """
+                SELECT version FROM baskets
+                WHERE shopper_id = (SELECT shopper_id FROM payment_attempts WHERE id = \(attempt.id.rawValue))\(lock)
+                """,
+            ])
+            guard let finished = answers.first?.first else {
+                return try Self.attempt(id: attempt.id, on: connection) ?? attempt
+            }
             let shopper = ShopperID(rawValue: try finished.decode("shopper_id"))
             try Self.insert(order, shopper: shopper, attempt: attempt.id, on: connection)
             try BasketRepository.takeOut(
                 attempt.lines, promotion: attempt.promotionCode, from: shopper,
-                pricedVersion: try finished.decode("basket_version"), now: now, on: connection)
+                pricedVersion: try finished.decode("basket_version"),
+                currentVersion: try answers.last?.first?.decode("version", as: Int64.self), now: now, on: connection)
             if let event { try AnalyticsRepository.insert(event, at: now, on: connection) }
             return attempt.finished(.succeeded, response: response, orderID: order.id)
         }
@@ -314,21 +352,10 @@ public struct PaymentRepository: Sendable {
         quote.breakdown.discount.isZero ? nil : quote.breakdown.promotionCode
     }
 
-    /// Takes the quantities of `lines` from stock, each as a `sale` line of the product's ledger
-    /// naming the attempt, or throws ``CheckoutError/outOfStock(_:)`` naming every product that is
-    /// short or no longer sold. Rows are updated in product order so that concurrent transactions
-    /// lock them in the same order and cannot deadlock.
-    static func takeStock(
-        for lines: [BasketLine], attempt: AttemptID, now: Date, on connection: any SQLConnection
-    ) throws {
-        var short: [ProductID] = []
-        for line in lines.sorted(by: { $0.productID < $1.productID }) {
-            let taken = try StockLedger.move(
-                line.productID, by: -line.quantity.value, reason: .sale, note: nil, actor: .shop, attempt: attempt,
-                onlyIfActive: true, now: now, on: connection)
-            if taken == nil { short.append(line.productID) }
-        }
-        guard short.isEmpty else { throw CheckoutError.outOfStock(short) }
+    /// What stood in the way of a reservation: thrown inside its transaction so that what the
+    /// transaction took is rolled back, and answered as the reservation's outcome.
+    private struct Refusal: Error {
+        let outcome: ReservationOutcome
     }
 
     /// Removes a pending attempt that cannot have charged and gives back what it reserved.
@@ -349,31 +376,30 @@ public struct PaymentRepository: Sendable {
     /// Gives back what a failed attempt reserved: its stock, as `sale_released` lines of the
     /// ledger, and its promotion use.
     static func release(_ attempt: PaymentAttemptRecord, now: Date, on connection: any SQLConnection) throws {
-        for line in attempt.lines.sorted(by: { $0.productID < $1.productID }) where line.quantity > 0 {
-            try StockLedger.move(
-                line.productID, by: line.quantity, reason: .saleReleased, note: nil, actor: .shop, attempt: attempt.id,
-                onlyIfActive: false, now: now, on: connection)
-        }
+        let lines = attempt.lines.sorted(by: { $0.productID < $1.productID }).filter { $0.quantity > 0 }
+        try StockLedger.moveEach(
+            lines.map { StockMove(product: $0.productID, change: $0.quantity) }, reason: .saleReleased, note: nil,
+            actor: .shop,
+            attempt: attempt.id, onlyIfActive: false, now: now, on: connection)
         if let code = attempt.discount.isZero ? nil : attempt.promotionCode {
-            try connection.execute(
+            try connection.executeDeferred(
                 "UPDATE promotions SET times_used = times_used - 1 WHERE code = \(code.rawValue) AND times_used > 0")
         }
     }
 
-    /// Counts one use of `code`, or throws ``CheckoutError/promotionUnavailable(_:)`` when it is
-    /// used up, outside its window, disabled, or gone.
-    static func usePromotion(_ code: PromotionCode, now: Date, on connection: any SQLConnection) throws {
+    /// Counts one use of `code` when it can still be used — not used up, inside its window, not
+    /// disabled — answering the code; answers nothing otherwise.
+    static func promotionUse(_ code: PromotionCode, now: Date) -> SQLQuery {
         let at = now.unixMilliseconds
-        let updated = try connection.execute(
-            """
+        return """
             UPDATE promotions SET times_used = times_used + 1
             WHERE code = \(code.rawValue)
               AND (usage_limit IS NULL OR times_used < usage_limit)
               AND (starts_at IS NULL OR starts_at <= \(at))
               AND (ends_at IS NULL OR ends_at > \(at))
               AND disabled_at IS NULL
-            """)
-        guard updated == 1 else { throw CheckoutError.promotionUnavailable(code) }
+            RETURNING code
+            """
     }
 
     static func insert(
@@ -382,7 +408,7 @@ public struct PaymentRepository: Sendable {
         let quote = attempt.quote
         let token: String? =
             if case .card(let token) = quote.method { token.rawValue } else { nil }
-        try connection.execute(
+        try connection.executeDeferred(
             """
             INSERT INTO payment_attempts (
                 id, shopper_id, idempotency_key, request_fingerprint, state, currency, subtotal_minor, discount_minor,
@@ -397,7 +423,7 @@ public struct PaymentRepository: Sendable {
                 \(attempt.call.rawValue), \(attempt.basketVersion), \(now.unixMilliseconds), \(now.unixMilliseconds))
             """)
         for (position, line) in quote.lines.enumerated() {
-            try connection.execute(
+            try connection.executeDeferred(
                 """
                 INSERT INTO payment_attempt_lines (
                     attempt_id, position, product_id, title, unit_price_minor, quantity, line_total_minor)
@@ -409,7 +435,7 @@ public struct PaymentRepository: Sendable {
 
     static func insert(_ order: Order, shopper: ShopperID, attempt: AttemptID, on connection: any SQLConnection) throws
     {
-        try connection.execute(
+        try connection.executeDeferred(
             """
             INSERT INTO orders (
                 id, shopper_id, attempt_id, status, currency, subtotal_minor, discount_minor, shipping_minor, fee_minor,
@@ -421,13 +447,13 @@ public struct PaymentRepository: Sendable {
                 \(order.paymentMethod.rawValue), \(order.cardBrand), \(order.promotionCode?.rawValue),
                 \(order.createdAt.unixMilliseconds))
             """)
-        try connection.execute(
+        try connection.executeDeferred(
             """
             INSERT INTO order_events (order_id, at, kind, actor)
             VALUES (\(order.id.rawValue), \(order.createdAt.unixMilliseconds), 'paid', 'customer')
             """)
         for (position, line) in order.lines.enumerated() {
-            try connection.execute(
+            try connection.executeDeferred(
                 """
                 INSERT INTO order_lines (order_id, position, product_id, title, unit_price_minor, quantity, line_total_minor)
                 VALUES (\(order.id.rawValue), \(position), \(line.productID.rawValue), \(line.title),
@@ -462,6 +488,13 @@ public struct PaymentRepository: Sendable {
             WHERE shopper_id = \(shopper.rawValue) AND idempotency_key = \(key)
             """
         ).map { row in try record(row, on: connection) }
+    }
+
+    /// The id of the shopper's attempt with idempotency key `key`, if any.
+    static func attemptID(shopper: ShopperID, key: String, on connection: any SQLConnection) throws -> String? {
+        try connection.queryFirst(
+            "SELECT id FROM payment_attempts WHERE shopper_id = \(shopper.rawValue) AND idempotency_key = \(key)"
+        )?.decode("id")
     }
 
     static func attempt(id: AttemptID, on connection: any SQLConnection) throws -> PaymentAttemptRecord? {

@@ -18,6 +18,12 @@ public enum StockMover: Hashable, Sendable {
     var name: String { actor?.name ?? "shop" }
 }
 
+/// A change of one product's stock: units in (positive) or out (negative).
+struct StockMove: Hashable, Sendable {
+    let product: ProductID
+    let change: Int
+}
+
 /// One line of a product's stock ledger.
 public struct StockMovement: Hashable, Sendable {
     public let id: Int64
@@ -51,26 +57,73 @@ public enum StockLedger {
         now: Date,
         on connection: any SQLConnection
     ) throws -> Int? {
+        try moveEach(
+            [StockMove(product: product, change: change)], reason: reason, note: note, actor: actor,
+            attempt: attempt, refund: refund, requestKey: requestKey, onlyIfActive: onlyIfActive, now: now,
+            on: connection
+        ).first ?? nil
+    }
+
+    /// Moves several products' stock, in the order given, as ``move(_:by:reason:note:actor:attempt:refund:requestKey:onlyIfActive:now:on:)``
+    /// does one: returns each one's new stock, or `nil` where nothing was written.
+    ///
+    /// The conditional updates go to the database together (one round trip on PostgreSQL, which
+    /// still runs them one after another, so rows are locked in the order given); the ledger lines
+    /// follow with the transaction's next round trip.
+    @discardableResult
+    static func moveEach(
+        _ moves: [StockMove], reason: StockReason, note: String?, actor: StockMover, attempt: AttemptID? = nil,
+        refund: RefundID? = nil, requestKey: IdempotencyKey? = nil, onlyIfActive: Bool, now: Date,
+        on connection: any SQLConnection
+    ) throws -> [Int?] {
+        let answers = try connection.queryEach(updates(moves, onlyIfActive: onlyIfActive))
+        return try record(
+            moves, answers: answers, reason: reason, note: note, actor: actor, attempt: attempt, refund: refund,
+            requestKey: requestKey, now: now, on: connection)
+    }
+
+    /// The conditional updates of ``moveEach(_:reason:note:actor:attempt:refund:requestKey:onlyIfActive:now:on:)``,
+    /// one per move, each answering the new stock (or nothing), for a caller that sends them with
+    /// other statements; ``record(_:answers:reason:note:actor:attempt:refund:requestKey:now:on:)``
+    /// then writes the ledger lines.
+    static func updates(_ moves: [StockMove], onlyIfActive: Bool) -> [SQLQuery] {
         let active: SQLQuery = onlyIfActive ? " AND active = 1" : ""
-        guard
-            let row = try connection.queryFirst(
-                """
-                UPDATE products SET stock = stock + \(change)
-                WHERE id = \(product.rawValue) AND stock + \(change) >= 0\(active)
-                RETURNING stock
-                """)
-        else { return nil }
-        let stock = try row.decode("stock", as: Int.self)
-        try connection.execute(
+        return moves.map { move in
             """
-            INSERT INTO stock_movements (
-                product_id, change_units, reason, note, staff_id, actor, attempt_id, refund_id, stock_after, at,
-                request_key)
-            VALUES (\(product.rawValue), \(change), \(reason.rawValue), \(note), \(actor.actor?.staffID?.rawValue),
-                    \(actor.name), \(attempt?.rawValue), \(refund?.rawValue), \(stock), \(now.unixMilliseconds),
-                    \(requestKey?.rawValue))
-            """)
-        return stock
+            UPDATE products SET stock = stock + \(move.change)
+            WHERE id = \(move.product.rawValue) AND stock + \(move.change) >= 0\(active)
+            RETURNING stock
+            """
+        }
+    }
+
+    /// Writes the ledger line of each move that its update's `answers` say was made; returns each
+    /// move's new stock, or `nil` where the update changed nothing.
+    static func record(
+        _ moves: [StockMove], answers: some Collection<[SQLRow]>, reason: StockReason, note: String?,
+        actor: StockMover, attempt: AttemptID? = nil, refund: RefundID? = nil, requestKey: IdempotencyKey? = nil,
+        now: Date, on connection: any SQLConnection
+    ) throws -> [Int?] {
+        var stocks: [Int?] = []
+        stocks.reserveCapacity(moves.count)
+        for (move, rows) in zip(moves, answers) {
+            guard let row = rows.first else {
+                stocks.append(nil)
+                continue
+            }
+            let stock = try row.decode("stock", as: Int.self)
+            try connection.executeDeferred(
+                """
+                INSERT INTO stock_movements (
+                    product_id, change_units, reason, note, staff_id, actor, attempt_id, refund_id, stock_after, at,
+                    request_key)
+                VALUES (\(move.product.rawValue), \(move.change), \(reason.rawValue), \(note),
+                        \(actor.actor?.staffID?.rawValue), \(actor.name), \(attempt?.rawValue), \(refund?.rawValue),
+                        \(stock), \(now.unixMilliseconds), \(requestKey?.rawValue))
+                """)
+            stocks.append(stock)
+        }
+        return stocks
     }
 
     /// The newest lines of `product`'s ledger first, at most `limit`, before line `before` when
