@@ -36,6 +36,19 @@ cpu_ticks() {
     awk '{ print $14 + $15 }' "/proc/$1/stat"
 }
 
+# CPU time of the PostgreSQL server started here (its postmaster and every backend), in clock
+# ticks; empty for another server or SQLite.
+pg_cpu_ticks() {
+    local name="$1" postmaster total=0 pid
+    case "$name" in PostgreSQL*) ;; *) return 0 ;; esac
+    [ -n "$pg_dir" ] && [ -f "$pg_dir/postmaster.pid" ] || return 0
+    postmaster="$(head -1 "$pg_dir/postmaster.pid")"
+    for pid in "$postmaster" $(pgrep -P "$postmaster"); do
+        total=$((total + $(awk '{ print $14 + $15 }' "/proc/$pid/stat" 2>/dev/null || echo 0)))
+    done
+    echo "$total"
+}
+
 # Round trips to the database server so far, from the store's /metrics (empty on SQLite).
 round_trips() {
     curl -sf "$STORE_URL/metrics" | awk '$1 == "store_database_round_trips_total" { print $2 }'
@@ -51,13 +64,15 @@ run_case() {
     echo "== checkout: $name"
     "$bin/CheckoutBenchmark" "$url" "$shoppers" "$tokens"
     start_store "$bin/store" "$work" --database "$url"
-    local ticks_before ticks_after trips_before trips_after
+    local ticks_before ticks_after trips_before trips_after pg_before pg_after
     trips_before="$(round_trips)"
+    pg_before="$(pg_cpu_ticks "$name")"
     ticks_before="$(cpu_ticks "$STORE_PID")"
     CHECKOUT_TOKENS="$tokens" CHECKOUT_THREADS="$threads" \
         wrk -t"$threads" -c"$connections" -d"$duration" --latency -s benchmarks/checkout.lua \
         "$STORE_URL/" >"$work/wrk-$name"
     ticks_after="$(cpu_ticks "$STORE_PID")"
+    pg_after="$(pg_cpu_ticks "$name")"
     trips_after="$(round_trips)"
     stop_store
     local paid p50 p99 seconds
@@ -70,6 +85,9 @@ run_case() {
     local trips=""
     if [ -n "$trips_before" ] && [ -n "$trips_after" ] && [ "$paid" -gt 0 ]; then
         trips=", $(awk -v d="$((trips_after - trips_before))" -v n="$paid" 'BEGIN { printf "%.1f", d / n }') database round trips per checkout"
+    fi
+    if [ -n "$pg_before" ] && [ -n "$pg_after" ] && [ "$paid" -gt 0 ]; then
+        trips="$trips, PostgreSQL's own CPU $(( (pg_after - pg_before) * 1000000 / $(getconf CLK_TCK) / paid )) µs per checkout"
     fi
     echo "$name: $((paid / seconds)) durable checkouts/s ($paid paid in $duration, $connections connections), p50 $p50, p99 $p99, server CPU $cpu_us µs per checkout$trips"
 }
