@@ -1,3 +1,4 @@
+import CheckoutKit
 import Foundation
 
 /// The JSON settings the server and the client share.
@@ -22,10 +23,11 @@ public enum StoreJSON {
     }
 
     /// Instants on the wire: ISO 8601 in UTC with milliseconds, `2026-12-02T12:08:30.123Z`.
-    public static let timestampStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+    public static let timestampStyle = InstantText.style
 
+    /// `date` to the nearest millisecond (``CheckoutKit/InstantText``).
     public static func timestamp(_ date: Date) -> String {
-        date.formatted(timestampStyle)
+        InstantText.iso8601(date)
     }
 
     /// The instant an ISO 8601 timestamp (with or without fractions of a second) names, or `nil`.

@@ -42,7 +42,7 @@ struct CheckoutRoutes: Sendable {
 struct APICheckoutAnswers: CheckoutAnswers {
     func paid(_ order: Order) throws -> StoredResponse {
         StoredResponse(
-            status: 201, body: String(decoding: try StoreJSON.encoder.encode(OrderBody(paid: order)), as: UTF8.self))
+            status: 201, body: String(decoding: try OrderBody(paid: order).encodedJSON(), as: UTF8.self))
     }
 
     func declined(_ reason: DeclineReason) -> StoredResponse {

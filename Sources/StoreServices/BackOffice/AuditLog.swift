@@ -65,7 +65,7 @@ package enum AuditCSV {
     /// Appends `entry` as one record.
     package static func append(_ entry: AuditEntry, to out: inout [UInt8]) {
         let fields = [
-            String(entry.id), entry.at.formatted(timestampStyle), entry.actor, entry.action, entry.subject,
+            String(entry.id), InstantText.iso8601(entry.at), entry.actor, entry.action, entry.subject,
             entry.before ?? "", entry.after ?? "",
         ]
         for (index, field) in fields.enumerated() {
@@ -83,8 +83,6 @@ package enum AuditCSV {
         guard let first = text.unicodeScalars.first, formulaStarts.contains(first) else { return text }
         return "'" + text
     }
-
-    private static let timestampStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
     private static func appendField(_ text: String, to out: inout [UInt8]) {
         let bytes = text.utf8

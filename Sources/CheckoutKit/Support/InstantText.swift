@@ -1,0 +1,57 @@
+import Foundation
+
+/// Instants as the store writes them: ISO 8601 in UTC with milliseconds, `2026-12-02T12:08:30.123Z`.
+public enum InstantText {
+    /// To the nearest millisecond. The store keeps instants in whole milliseconds, which a `Date`
+    /// holds only to the nearest `Double` (1.859 s may be 1.858999…), and Foundation's format
+    /// style would cut such an instant down to the millisecond before. Computed directly (the
+    /// civil date from the day count) for 1970 to 9999, by the format style outside.
+    public static func iso8601(_ date: Date) -> String {
+        let milliseconds = (date.timeIntervalSince1970 * 1_000).rounded()
+        guard milliseconds >= 0, milliseconds < 253_402_300_800_000 else { return date.formatted(style) }
+        let total = Int64(milliseconds)
+        let days = total / 86_400_000
+        let inDay = total % 86_400_000
+        // Days since 1970-01-01 to year, month, day (Howard Hinnant's civil_from_days).
+        let shifted = days + 719_468
+        let era = shifted / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+
+        var text: [UInt8] = []
+        text.reserveCapacity(24)
+        func digits(_ value: Int64, _ count: Int) {
+            var divisor: Int64 = 1
+            for _ in 1..<count { divisor *= 10 }
+            var rest = value
+            while divisor > 0 {
+                text.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+        digits(year, 4)
+        text.append(UInt8(ascii: "-"))
+        digits(month, 2)
+        text.append(UInt8(ascii: "-"))
+        digits(day, 2)
+        text.append(UInt8(ascii: "T"))
+        digits(inDay / 3_600_000, 2)
+        text.append(UInt8(ascii: ":"))
+        digits(inDay / 60_000 % 60, 2)
+        text.append(UInt8(ascii: ":"))
+        digits(inDay / 1_000 % 60, 2)
+        text.append(UInt8(ascii: "."))
+        digits(inDay % 1_000, 3)
+        text.append(UInt8(ascii: "Z"))
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The format style for instants outside 1970 to 9999.
+    public static let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+}
