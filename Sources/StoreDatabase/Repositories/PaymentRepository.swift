@@ -68,28 +68,33 @@ public struct PaymentRepository: Sendable {
         do {
             return try await database.write { connection in
                 // What stands in the way — an attempt with this key, the basket's version, another
-                // attempt that may still charge — in one statement, sent with the stock and the
+                // attempt that may still charge — read in one statement, sent with the stock and the
                 // promotion use it needs: one round trip. When something stands in the way, the
                 // transaction is rolled back (``Refusal``) and nothing it took is kept. On
-                // PostgreSQL the basket's row is locked first, so two checkouts of one basket queue
-                // there; SQLite has one writer, so reading it is enough (and dirties no page).
+                // PostgreSQL the basket's row is locked by a statement of its own first, so two
+                // checkouts of one basket queue there, and the checks, a statement begun after the
+                // wait, see what the one before committed. SQLite has one writer, so reading is
+                // enough (and dirties no page).
                 let shopper = attempt.shopperID.rawValue
-                let lock: SQLQuery = connection.dialect == .postgres ? " FOR UPDATE" : ""
                 let lines = attempt.quote.lines.sorted(by: { $0.productID < $1.productID })
                 let moves = lines.map { StockMove(product: $0.productID, change: -$0.quantity.value) }
                 let promotion = Self.promotionUsed(by: attempt.quote)
-                var statements: [SQLQuery] = [
-                    """
-                    SELECT version,
+                let basketLock: [SQLQuery] =
+                    connection.dialect == .postgres
+                    ? ["SELECT version FROM baskets WHERE shopper_id = \(shopper) FOR UPDATE"] : []
+                var statements: [SQLQuery] =
+                    basketLock + [
+                        """
+                        SELECT version,
                         (SELECT id FROM payment_attempts
                          WHERE shopper_id = \(shopper) AND idempotency_key = \(attempt.key.rawValue)) AS existing_id,
                         (SELECT id FROM payment_attempts WHERE shopper_id = \(shopper) AND state = 'pending') AS open_id
-                    FROM baskets WHERE shopper_id = \(shopper)\(lock)
-                    """
-                ]
+                        FROM baskets WHERE shopper_id = \(shopper)
+                        """
+                    ]
                 statements += StockLedger.updates(moves, onlyIfActive: true)
                 if let promotion { statements.append(Self.promotionUse(promotion, now: now)) }
-                let answers = try connection.queryEach(statements)
+                let answers = try connection.queryEach(statements).dropFirst(basketLock.count)
 
                 let standing = answers.first?.first
                 // Without a basket row the statement finds nothing: the key is looked up alone.
@@ -126,7 +131,9 @@ public struct PaymentRepository: Sendable {
             if let open = try await database.read({ try Self.openAttempt(of: attempt.shopperID, on: $0) }) {
                 return .blocked(by: open)
             }
-            throw error
+            // The other attempt is no longer open: it was paid or given up meanwhile, so the basket
+            // is not what was priced any more.
+            return .basketChanged
         }
     }
 

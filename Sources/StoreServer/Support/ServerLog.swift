@@ -1,6 +1,7 @@
 import CheckoutKit
 import Concurrency
 import Foundation
+import StoreSQL
 import HTTPServer
 
 /// The server's structured log: one JSON line per request (time, request id, method, route,
@@ -56,7 +57,8 @@ public struct ServerLog: Sendable {
     }
 
     /// One line for an unexpected error (a 500): the request id, method and route, and the error's
-    /// type — not its text, which may quote data from the request.
+    /// type (for a database error, its kind and code) — not its text, which may quote data from the
+    /// request.
     func recordUnexpectedError(_ error: any Error, method: String, route: String, requestID: UInt64) {
         var line = Self.start(level: "error", requestID: requestID)
         line += #","event":"unexpected_error","method":"#.utf8
@@ -65,6 +67,14 @@ public struct ServerLog: Sendable {
         JSONText.append(Self.loggable(route), to: &line)
         line += #","error_type":"#.utf8
         JSONText.append(String(reflecting: type(of: error)), to: &line)
+        if let error = error as? DatabaseError {
+            // The kind and the code (an SQLSTATE, or SQLite's result code) name what failed without
+            // quoting anything.
+            line += #","error_kind":"#.utf8
+            JSONText.append(String(describing: error.kind), to: &line)
+            line += #","error_code":"#.utf8
+            JSONText.append(Self.loggable(error.code), to: &line)
+        }
         line.append(UInt8(ascii: "}"))
         sink(line)
     }
