@@ -54,6 +54,12 @@ round_trips() {
     curl -sf "$STORE_URL/metrics" | awk '$1 == "store_database_round_trips_total" { print $2 }'
 }
 
+# SQLite's commits and the writes they carried so far, "COMMITS WRITES" (empty on PostgreSQL).
+group_commits() {
+    curl -sf "$STORE_URL/metrics" | awk '$1 == "store_database_commits_total" { c = $2 }
+        $1 == "store_database_committed_writes_total" { w = $2 } END { if (c != "") print c, w }'
+}
+
 free_port() {
     python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
@@ -64,8 +70,9 @@ run_case() {
     echo "== checkout: $name"
     "$bin/CheckoutBenchmark" "$url" "$shoppers" "$tokens"
     start_store "$bin/store" "$work" --database "$url"
-    local ticks_before ticks_after trips_before trips_after pg_before pg_after
+    local ticks_before ticks_after trips_before trips_after pg_before pg_after group_before group_after
     trips_before="$(round_trips)"
+    group_before="$(group_commits)"
     pg_before="$(pg_cpu_ticks "$name")"
     ticks_before="$(cpu_ticks "$STORE_PID")"
     CHECKOUT_TOKENS="$tokens" CHECKOUT_THREADS="$threads" \
@@ -74,6 +81,7 @@ run_case() {
     ticks_after="$(cpu_ticks "$STORE_PID")"
     pg_after="$(pg_cpu_ticks "$name")"
     trips_after="$(round_trips)"
+    group_after="$(group_commits)"
     stop_store
     local paid p50 p99 seconds
     paid="$(sed -n 's/^checkouts: \([0-9]*\) paid.*/\1/p' "$work/wrk-$name")"
@@ -85,6 +93,9 @@ run_case() {
     local trips=""
     if [ -n "$trips_before" ] && [ -n "$trips_after" ] && [ "$paid" -gt 0 ]; then
         trips=", $(awk -v d="$((trips_after - trips_before))" -v n="$paid" 'BEGIN { printf "%.1f", d / n }') database round trips per checkout"
+    fi
+    if [ -n "$group_before" ] && [ -n "$group_after" ]; then
+        trips="$trips, $(echo "$group_before $group_after" | awk '{ c = $3 - $1; w = $4 - $2; printf "%d commits (%.1f writes each)", c, (c > 0 ? w / c : 0) }')"
     fi
     if [ -n "$pg_before" ] && [ -n "$pg_after" ] && [ "$paid" -gt 0 ]; then
         trips="$trips, PostgreSQL's own CPU $(( (pg_after - pg_before) * 1000000 / $(getconf CLK_TCK) / paid )) µs per checkout"

@@ -314,6 +314,10 @@ public final class SQLiteConnection: SQLConnection {
         }
         try runControl("PRAGMA synchronous=\(options.synchronous.rawValue)")
         try runControl("PRAGMA foreign_keys=ON")
+        // Savepoint and statement journals (and temporary b-trees) in memory: they only serve to
+        // roll back, never to recover, and the writer's group commit gives every write a savepoint
+        // of its own, whose journal SQLite otherwise spills to a temporary file past 64 KiB.
+        try runControl("PRAGMA temp_store=MEMORY")
         try runControl("PRAGMA query_only=\(options.role == .reader ? "ON" : "OFF")")
 
         let settings = try settings()

@@ -348,4 +348,10 @@ private struct Plan: Sendable {
 extension SQLiteDatabase: SQLQueueReporting {
     /// Writes waiting for the writer plus reads waiting for a reader.
     public var waitingJobs: Int { statistics().queuedJobs + readers.queuedJobCount }
+
+    /// Commits made by the writer and the writes they made durable.
+    public var groupCommits: (commits: Int, writes: Int)? {
+        let statistics = statistics()
+        return (statistics.commits, statistics.committedJobs)
+    }
 }

@@ -29,8 +29,12 @@ public protocol SQLQueueReporting: Sendable {
     var waitingJobs: Int { get }
     /// Round trips made to a database server so far, or `nil` for a database in the same process.
     var roundTrips: Int? { get }
+    /// Durable commits made so far and the writes they carried, for a database that commits
+    /// several writes at once (SQLite's group commit); `nil` otherwise.
+    var groupCommits: (commits: Int, writes: Int)? { get }
 }
 
 extension SQLQueueReporting {
     public var roundTrips: Int? { nil }
+    public var groupCommits: (commits: Int, writes: Int)? { nil }
 }

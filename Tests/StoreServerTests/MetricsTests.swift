@@ -64,7 +64,9 @@ import Testing
         }
     }
 
-    @Test("round trips to PostgreSQL are counted; SQLite, in the same process, has none", arguments: Backend.allCases)
+    @Test(
+        "round trips to PostgreSQL are counted; SQLite, in the same process, has none and counts its group commits",
+        arguments: Backend.allCases)
     func roundTrips(backend: Backend) async throws {
         try await TestStore.with(backend) { store in
             func counted() async throws -> Int? {
@@ -79,6 +81,15 @@ import Testing
             switch backend {
             case .sqlite:
                 #expect(before == nil && after == nil)
+                let text = try await store.send(OperationsEndpoints.metrics).text
+                func value(_ name: String) -> Int? {
+                    text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
+                        .flatMap { Int($0.split(separator: " ").last ?? "") }
+                }
+                let commits = try #require(value("store_database_commits_total"))
+                let writes = try #require(value("store_database_committed_writes_total"))
+                // The order's reservation and its payment, at least, each in a commit.
+                #expect(commits >= 2 && writes >= commits)
             case .postgres:
                 let before = try #require(before)
                 let after = try #require(after)

@@ -41,6 +41,7 @@ struct OperationsRoutes: Sendable {
                     unresolvedPayments: unresolved, pendingRefunds: pending,
                     databaseWaitingJobs: (database.sql as? any SQLQueueReporting)?.waitingJobs ?? 0,
                     databaseRoundTrips: (database.sql as? any SQLQueueReporting)?.roundTrips,
+                    databaseGroupCommits: (database.sql as? any SQLQueueReporting)?.groupCommits,
                     openConnections: server.openConnections, requestsInFlight: server.requestsInFlight))
             var response = Response.bytes(Array(text.utf8), contentType: "text/plain; version=0.0.4; charset=utf-8")
             response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")

@@ -73,6 +73,8 @@ final class StoreMetrics: Sendable {
         var databaseWaitingJobs: Int
         /// Round trips to the database server so far; `nil` for SQLite, which has none.
         var databaseRoundTrips: Int? = nil
+        /// Commits of SQLite's writer and the writes they carried; `nil` for PostgreSQL.
+        var databaseGroupCommits: (commits: Int, writes: Int)? = nil
         var openConnections: Int
         var requestsInFlight: Int
     }
@@ -144,6 +146,14 @@ final class StoreMetrics: Sendable {
                 "store_database_round_trips_total", "counter",
                 "Round trips to the database server: a statement sent alone, or a pipeline of them.")
             sample("store_database_round_trips_total", [], "\(roundTrips)")
+        }
+        if let group = gauges.databaseGroupCommits {
+            family("store_database_commits_total", "counter", "Durable commits of the database's one writer.")
+            sample("store_database_commits_total", [], "\(group.commits)")
+            family(
+                "store_database_committed_writes_total", "counter",
+                "Writes made durable by those commits (several per commit under load: group commit).")
+            sample("store_database_committed_writes_total", [], "\(group.writes)")
         }
         family("store_http_open_connections", "gauge", "HTTP connections open.")
         sample("store_http_open_connections", [], "\(gauges.openConnections)")
