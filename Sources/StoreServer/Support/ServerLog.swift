@@ -1,8 +1,8 @@
 import CheckoutKit
 import Concurrency
 import Foundation
-import StoreSQL
 import HTTPServer
+import StoreSQL
 
 /// The server's structured log: one JSON line per request (time, request id, method, route,
 /// status, duration, bytes), one line per unexpected error (its request id, route and the *type*
