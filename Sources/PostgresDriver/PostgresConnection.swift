@@ -127,7 +127,18 @@ public final class PostgresConnection: SQLConnection {
             let (sql, bindings) = query.rendered(for: .postgres)
             statements.append(QueuedStatement(sql: sql, parameters: try PostgresParameters(bindings)))
         }
-        let results = try flush(then: statements, prepared: true)
+        let outsideTransaction = pendingBegin == nil && queued.isEmpty && transactionStatus == PQTRANS_IDLE
+        let results: [PostgresResult]
+        do {
+            results = try flush(then: statements, prepared: true)
+        } catch where outsideTransaction && statementWentStale && isConnected {
+            // A cached statement no longer fits its tables (another server changed them). Outside a
+            // transaction nothing else was affected: the cache forgot it, so run them once more,
+            // prepared afresh — as a single statement would be.
+            statementWentStale = false
+            deallocateStaleStatements()
+            results = try flush(then: statements, prepared: true)
+        }
         guard results.count == queries.count else { throw clientError() }
         return try results.map { result throws(DatabaseError) in try result.rows() }
     }

@@ -204,4 +204,19 @@ struct PostgresPipelineTests {
             #expect(try await Self.ids(database) == [1])
         }
     }
+
+    @Test func aCachedStatementGoingStaleInAReadsPipelineIsPreparedAgain() async throws {
+        try await withTestDatabase(PostgresDatabase.Configuration(poolSize: 1)) { database, schema async throws in
+            try await Self.makeTable(database)
+            _ = try await database.write { try $0.execute("INSERT INTO p (id, note) VALUES (\(Int64(1)), 'a')") }
+            let reads: [SQLQuery] = ["SELECT * FROM p WHERE id = \(Int64(1))", "SELECT COUNT(*) AS n FROM p"]
+            _ = try await database.read { try $0.queryEach(reads) }
+            try await onOwnThread {
+                try schema.connect().executeScript("ALTER TABLE p ADD COLUMN x int8")
+            }
+            let answers = try await database.read { try $0.queryEach(reads) }
+            #expect(answers.first?.first?.columns == ["id", "note", "x"])
+            #expect(try answers.last?.first?.decode("n", as: Int64.self) == 1)
+        }
+    }
 }
