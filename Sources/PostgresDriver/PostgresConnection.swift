@@ -131,7 +131,7 @@ public final class PostgresConnection: SQLConnection {
         let results: [PostgresResult]
         do {
             results = try flush(then: statements, prepared: true)
-        } catch where outsideTransaction && statementWentStale && isConnected {
+        } catch  where outsideTransaction && statementWentStale && isConnected {
             // A cached statement no longer fits its tables (another server changed them). Outside a
             // transaction nothing else was affected: the cache forgot it, so run them once more,
             // prepared afresh — as a single statement would be.
