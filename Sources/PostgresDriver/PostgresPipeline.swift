@@ -43,12 +43,13 @@ extension PostgresConnection {
     /// Sends the held-back `BEGIN` and statements, then `lasts` (prepared through the cache when
     /// `prepared`), in one pipeline; returns the results of `lasts`, in order.
     func flush(then lasts: [QueuedStatement], prepared: Bool) throws(DatabaseError) -> [PostgresResult] {
+        // Nothing is taken off the connection until the pipeline is open: a connection that cannot
+        // open one (it is not idle) keeps its transaction's BEGIN and statements for the next try.
+        guard PQenterPipelineMode(handle) == 1 else { throw clientError() }
         let begin = pendingBegin
         let statements = queued
         pendingBegin = nil
         queued.removeAll()
-
-        guard PQenterPipelineMode(handle) == 1 else { throw clientError() }
         roundTrips += 1
         var sent: [Sent] = []
         sent.reserveCapacity(statements.count * 2 + 2)
