@@ -65,9 +65,9 @@ extension OrderBody {
     }
 }
 
-/// JSON text written piece by piece, escaped as `JSONEncoder` escapes it with
-/// `.withoutEscapingSlashes`.
-struct JSONText {
+/// JSON text written piece by piece, strings escaped as `JSONEncoder` escapes them with
+/// `.withoutEscapingSlashes` (the order's answer, the server's log lines).
+package struct JSONText {
     var bytes: [UInt8] = []
 
     mutating func raw(_ text: StaticString) {
@@ -87,20 +87,26 @@ struct JSONText {
     }
 
     mutating func string(_ text: String) {
+        Self.append(text, to: &bytes)
+    }
+
+    /// Appends `text` as a JSON string literal: quotes, backslashes and control characters escaped,
+    /// everything else (UTF-8 included) as it is.
+    package static func append(_ text: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
         for byte in text.utf8 {
             switch byte {
-            case UInt8(ascii: "\""): raw("\\\"")
-            case UInt8(ascii: "\\"): raw("\\\\")
-            case 0x0A: raw("\\n")
-            case 0x0D: raw("\\r")
-            case 0x09: raw("\\t")
-            case 0x08: raw("\\b")
-            case 0x0C: raw("\\f")
+            case UInt8(ascii: "\""): bytes += #"\""#.utf8
+            case UInt8(ascii: "\\"): bytes += #"\\"#.utf8
+            case 0x0A: bytes += #"\n"#.utf8
+            case 0x0D: bytes += #"\r"#.utf8
+            case 0x09: bytes += #"\t"#.utf8
+            case 0x08: bytes += #"\b"#.utf8
+            case 0x0C: bytes += #"\f"#.utf8
             case 0x00..<0x20:
-                raw("\\u00")
-                bytes.append(Self.hexDigits[Int(byte >> 4)])
-                bytes.append(Self.hexDigits[Int(byte & 0x0F)])
+                bytes += #"\u00"#.utf8
+                bytes.append(hexDigits[Int(byte >> 4)])
+                bytes.append(hexDigits[Int(byte & 0x0F)])
             default: bytes.append(byte)
             }
         }

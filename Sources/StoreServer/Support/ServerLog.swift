@@ -2,6 +2,7 @@ import CheckoutKit
 import Concurrency
 import Foundation
 import HTTPServer
+import StoreAPI
 import StoreSQL
 
 /// The server's structured log: one JSON line per request (time, request id, method, route,
@@ -208,29 +209,5 @@ final class LineBuffer: Sendable {
                 offset += written
             }
         }
-    }
-}
-
-/// Minimal JSON text for log lines.
-enum JSONText {
-    /// Appends `text` as a JSON string literal, quotes, backslashes and control characters escaped.
-    static func append(_ text: String, to line: inout [UInt8]) {
-        line.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): line += #"\""#.utf8
-            case UInt8(ascii: "\\"): line += #"\\"#.utf8
-            case UInt8(ascii: "\n"): line += #"\n"#.utf8
-            case UInt8(ascii: "\r"): line += #"\r"#.utf8
-            case UInt8(ascii: "\t"): line += #"\t"#.utf8
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                line += #"\u00"#.utf8
-                line.append(hex[Int(byte >> 4)])
-                line.append(hex[Int(byte & 0xF)])
-            default: line.append(byte)  // UTF-8 passes through whole
-            }
-        }
-        line.append(UInt8(ascii: "\""))
     }
 }
