@@ -445,6 +445,21 @@ extension SQLiteDriverTests {
             }
         }
 
+        /// Every write of a batch has a savepoint; their journals stay in memory (2), never in a
+        /// temporary file.
+        @Test func savepointJournalsStayInMemory() async throws {
+            try await withDatabase { database, _ in
+                let written = try await database.write { connection in
+                    try connection.queryFirst("PRAGMA temp_store")?.values
+                }
+                let read = try await database.read { connection in
+                    try connection.queryFirst("PRAGMA temp_store")?.values
+                }
+                #expect(written == [.integer(2)])
+                #expect(read == [.integer(2)])
+            }
+        }
+
         @Test func aReadStartedAfterAWriteReturnedSeesIt() async throws {
             try await withDatabase(SQLiteDatabase.Configuration(readerCount: 3)) { database, _ in
                 try await createItems(database)

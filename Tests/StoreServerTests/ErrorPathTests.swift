@@ -81,7 +81,7 @@ import Testing
 
     /// A fault nobody expected (here: the database closed under the server) answers a generic
     /// 500 and leaves exactly one error line, with the request id of its access line, the route
-    /// and the error's type — nothing from the request.
+    /// and the error's type (a database error's kind and code) — nothing from the request.
     @Test(arguments: Backend.allCases)
     func anUnexpectedErrorIsLoggedOnce(backend: Backend) async throws {
         try await TestStore.with(backend) { store in
@@ -97,7 +97,11 @@ import Testing
             #expect(line["level"] as? String == "error")
             #expect(line["route"] as? String == "/api/basket")
             #expect(line["method"] as? String == "GET")
-            #expect((line["error_type"] as? String)?.isEmpty == false)
+            #expect(line["error_type"] as? String == "StoreSQL.DatabaseError")
+            // A database error is named by its kind and code; its message is not logged.
+            #expect(line["error_kind"] as? String == "misuse")
+            #expect(line["error_code"] as? String == (backend == .sqlite ? "SQLITE_MISUSE (21)" : "misuse"))
+            #expect(!errors[0].contains("closed"))
             let requestID = try #require(line["request_id"] as? String)
             let access = store.log.all.filter { $0.contains(requestID) && $0.contains(#""status":"#) }
             #expect(access.count == 1)
