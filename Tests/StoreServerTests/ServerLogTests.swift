@@ -45,4 +45,37 @@ import Testing
         #expect(second["route"] as? String == "/api/basket/items/{id}\"\n")
         #expect((second["duration_ms"] as? NSNumber)?.doubleValue == 2_000)
     }
+
+    @Test func numbersAreWrittenInDecimalPaddedToTheirWidth() {
+        let cases: [(Int64, Int, String)] = [
+            (0, 1, "0"), (7, 3, "007"), (42, 1, "42"), (999, 3, "999"), (1_000, 3, "1000"), (1_234, 2, "1234"),
+            (10, 1, "10"), (-5, 1, "0"), (-5, 3, "000"), (Int64.max, 1, "9223372036854775807"),
+            (Int64.max, 25, "000000" + "9223372036854775807"),
+        ]
+        for (value, width, expected) in cases {
+            var line = Array("x".utf8)
+            ServerLog.appendDecimal(value, to: &line, width: width)
+            #expect(String(decoding: line, as: UTF8.self) == "x" + expected, "\(value) width \(width)")
+        }
+    }
+
+    @Test func theTimeIsTheClocksMillisecondAndTheRequestIDIsSixteenHexDigits() throws {
+        let captured = LogLines()
+        let log = ServerLog(sink: { captured.append(String(decoding: $0, as: UTF8.self)) })
+        let before = Date()
+        log.record(
+            AccessLogEntry(
+                requestID: 0x00ab_cdef_0123_4567, method: .get, route: "/api/products", status: .ok,
+                duration: .milliseconds(3), bodyBytes: 10))
+        let after = Date()
+        let line = try #require(captured.all.first)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(object["request_id"] as? String == "00abcdef01234567")
+        let time = try #require(object["time"] as? String)
+        #expect(time.count == 24)
+        let parsed = try #require(try? Date(time, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+        #expect(parsed.timeIntervalSince(before) >= -0.001)
+        #expect(after.timeIntervalSince(parsed) >= 0)
+        #expect((object["duration_ms"] as? NSNumber)?.doubleValue == 3)
+    }
 }

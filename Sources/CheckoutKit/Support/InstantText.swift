@@ -8,8 +8,21 @@ public enum InstantText {
     /// civil date from the day count) for 1970 to 9999, by the format style outside.
     public static func iso8601(_ date: Date) -> String {
         let milliseconds = (date.timeIntervalSince1970 * 1_000).rounded()
-        guard milliseconds >= 0, milliseconds < 253_402_300_800_000 else { return date.formatted(style) }
-        let total = Int64(milliseconds)
+        guard milliseconds >= 0, milliseconds < Double(latestMillisecond) else { return date.formatted(style) }
+        var text: [UInt8] = []
+        text.reserveCapacity(24)
+        append(millisecondsSince1970: Int64(milliseconds), to: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// One past the last millisecond of 9999-12-31, the last instant written directly.
+    public static let latestMillisecond: Int64 = 253_402_300_800_000
+
+    /// Appends the instant `milliseconds` after 1970-01-01T00:00:00Z as UTF-8, without allocating
+    /// or taking a lock (the server's log writes one for every request). `milliseconds` must lie in
+    /// `0..<latestMillisecond`, years 1970 to 9999; outside, it is clamped into that range.
+    public static func append(millisecondsSince1970 milliseconds: Int64, to text: inout [UInt8]) {
+        let total = min(max(0, milliseconds), latestMillisecond - 1)
         let days = total / 86_400_000
         let inDay = total % 86_400_000
         // Days since 1970-01-01 to year, month, day (Howard Hinnant's civil_from_days).
@@ -23,33 +36,32 @@ public enum InstantText {
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
 
-        var text: [UInt8] = []
-        text.reserveCapacity(24)
-        func digits(_ value: Int64, _ count: Int) {
-            var divisor: Int64 = 1
-            for _ in 1..<count { divisor *= 10 }
-            var rest = value
-            while divisor > 0 {
-                text.append(UInt8(ascii: "0") + UInt8(rest / divisor))
-                rest %= divisor
-                divisor /= 10
-            }
-        }
-        digits(year, 4)
+        appendDigits(year, count: 4, to: &text)
         text.append(UInt8(ascii: "-"))
-        digits(month, 2)
+        appendDigits(month, count: 2, to: &text)
         text.append(UInt8(ascii: "-"))
-        digits(day, 2)
+        appendDigits(day, count: 2, to: &text)
         text.append(UInt8(ascii: "T"))
-        digits(inDay / 3_600_000, 2)
+        appendDigits(inDay / 3_600_000, count: 2, to: &text)
         text.append(UInt8(ascii: ":"))
-        digits(inDay / 60_000 % 60, 2)
+        appendDigits(inDay / 60_000 % 60, count: 2, to: &text)
         text.append(UInt8(ascii: ":"))
-        digits(inDay / 1_000 % 60, 2)
+        appendDigits(inDay / 1_000 % 60, count: 2, to: &text)
         text.append(UInt8(ascii: "."))
-        digits(inDay % 1_000, 3)
+        appendDigits(inDay % 1_000, count: 3, to: &text)
         text.append(UInt8(ascii: "Z"))
-        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The last `count` decimal digits of a non-negative `value`, zero-padded.
+    private static func appendDigits(_ value: Int64, count: Int, to text: inout [UInt8]) {
+        var divisor: Int64 = 1
+        for _ in 1..<count { divisor *= 10 }
+        var rest = value % (divisor * 10)
+        while divisor > 0 {
+            text.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest / divisor))
+            rest %= divisor
+            divisor /= 10
+        }
     }
 
     /// The format style for instants outside 1970 to 9999.

@@ -107,9 +107,9 @@ public struct ServerLog: Sendable {
         }
         if let requestID {
             line += #","request_id":""#.utf8
-            let hex = Array("0123456789abcdef".utf8)
             for shift in stride(from: 60, through: 0, by: -4) {
-                line.append(hex[Int((requestID >> UInt64(shift)) & 15)])
+                let nibble = UInt8(truncatingIfNeeded: (requestID >> UInt64(shift)) & 15)
+                line.append(nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10)
             }
             line.append(UInt8(ascii: "\""))
         }
@@ -135,35 +135,30 @@ public struct ServerLog: Sendable {
     static func appendTimestamp(to line: inout [UInt8]) {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        var seconds = now.tv_sec
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        appendDecimal(Int64(parts.tm_year) + 1_900, to: &line, width: 4)
-        line.append(UInt8(ascii: "-"))
-        appendDecimal(Int64(parts.tm_mon) + 1, to: &line, width: 2)
-        line.append(UInt8(ascii: "-"))
-        appendDecimal(Int64(parts.tm_mday), to: &line, width: 2)
-        line.append(UInt8(ascii: "T"))
-        appendDecimal(Int64(parts.tm_hour), to: &line, width: 2)
-        line.append(UInt8(ascii: ":"))
-        appendDecimal(Int64(parts.tm_min), to: &line, width: 2)
-        line.append(UInt8(ascii: ":"))
-        appendDecimal(Int64(parts.tm_sec), to: &line, width: 2)
-        line.append(UInt8(ascii: "."))
-        appendDecimal(Int64(now.tv_nsec / 1_000_000), to: &line, width: 3)
-        line.append(UInt8(ascii: "Z"))
+        let milliseconds = Int64(now.tv_sec) * 1_000 + Int64(now.tv_nsec / 1_000_000)
+        InstantText.append(millisecondsSince1970: milliseconds, to: &line)
     }
 
-    /// The decimal digits of a non-negative `value`, left-padded with zeros to `width`.
+    /// The decimal digits of a non-negative `value` (a negative one is written as 0), left-padded
+    /// with zeros to `width`; written in place, without a buffer of its own.
     static func appendDecimal(_ value: Int64, to line: inout [UInt8], width: Int = 1) {
-        var digits: [UInt8] = []
-        var rest = max(0, value)
-        repeat {
-            digits.append(UInt8(ascii: "0") + UInt8(rest % 10))
+        let value = max(0, value)
+        var digitCount = 1
+        var rest = value / 10
+        while rest > 0 {
+            digitCount += 1
             rest /= 10
-        } while rest > 0
-        if digits.count < width { digits += [UInt8](repeating: UInt8(ascii: "0"), count: width - digits.count) }
-        line += digits.reversed()
+        }
+        let start = line.count
+        let count = max(width, digitCount)
+        line.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
+        rest = value
+        var index = start + count - 1
+        while rest > 0 {
+            line[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+            index -= 1
+        }
     }
 }
 

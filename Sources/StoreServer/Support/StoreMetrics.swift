@@ -46,13 +46,21 @@ final class StoreMetrics: Sendable {
     /// patterns the server answers — the entry holds the path when none matched) is `unmatched`.
     func record(_ entry: AccessLogEntry, routes: Set<String>) {
         let route = routes.contains(entry.route) ? entry.route : "unmatched"
-        let key = RequestKey(route: route, method: entry.method.rawValue, statusClass: "\(entry.status.code / 100)xx")
+        let key = RequestKey(route: route, method: entry.method.rawValue, statusClass: Self.statusClass(entry.status))
         let (seconds, attoseconds) = entry.duration.components
         let duration = Double(seconds) + Double(attoseconds) / 1e18
         state.withLock { state in
             state.requests[key, default: 0] += 1
             state.durations[route, default: Histogram()].observe(duration)
         }
+    }
+
+    /// `2xx`, `4xx`, … — made once, not for every request.
+    private static let statusClasses = (0...9).map { "\($0)xx" }
+
+    static func statusClass(_ status: HTTPStatus) -> String {
+        let digit = status.code / 100
+        return statusClasses.indices.contains(digit) ? statusClasses[digit] : "\(digit)xx"
     }
 
     func checkout(_ outcome: String) { state.withLock { $0.checkouts[outcome, default: 0] += 1 } }
