@@ -137,7 +137,8 @@ let package = Package(
             name: "ConcurrencyTests", dependencies: ["Concurrency", "TestWaiting"], swiftSettings: strictSwift),
         .testTarget(name: "StoreSQLTests", dependencies: ["StoreSQL"], swiftSettings: strictSwift),
         .testTarget(
-            name: "SQLiteDriverTests", dependencies: ["SQLiteDriver", "StoreSQL", "TestWaiting", "Concurrency"],
+            name: "SQLiteDriverTests",
+            dependencies: ["SQLiteDriver", "StoreSQL", "TestWaiting", "Concurrency", "CSQLite"],
             swiftSettings: strictSwift),
         .testTarget(
             name: "PostgresDriverTests", dependencies: ["PostgresDriver", "StoreSQL", "Concurrency", "TestWaiting"],

@@ -21,6 +21,15 @@ static inline int csqlite_bind_blob(sqlite3_stmt *statement, int index, const vo
     return sqlite3_bind_blob64(statement, index, bytes, length, SQLITE_TRANSIENT);
 }
 
+/* Turns off SQLite's memory statistics for the whole process. With them on (the default), every
+   allocation SQLite makes takes one process-wide mutex to count itself, which the writer and every
+   reader share. Nothing here reads those statistics (sqlite3_memory_used, sqlite3_status). Only
+   valid before the library is initialized: it returns SQLITE_MISUSE afterwards, and changes
+   nothing. sqlite3_config is variadic, which Swift cannot call. */
+static inline int csqlite_disable_memory_statistics(void) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
 /* Extended result codes are macros built with `|` and `<<`, which Swift does not import. */
 static const int csqlite_constraint_check = SQLITE_CONSTRAINT_CHECK;
 static const int csqlite_constraint_foreignkey = SQLITE_CONSTRAINT_FOREIGNKEY;

@@ -65,6 +65,7 @@ public enum SQLiteBackup {
     }
 
     private static func open(_ path: String, flags: Int32) throws(DatabaseError) -> OpaquePointer {
+        _ = SQLiteConnection.memoryStatisticsAreOff
         var handle: OpaquePointer?
         let resultCode = sqlite3_open_v2(path, &handle, flags, nil)
         guard let handle else { throw .sqlite(SQLITE_NOMEM, message: "cannot allocate a connection") }

@@ -276,7 +276,13 @@ public final class SQLiteConnection: SQLConnection {
 
     // MARK: - Private
 
+    /// Whether SQLite's memory statistics were turned off, done once before the process's first
+    /// connection (see `csqlite_disable_memory_statistics`). Swift runs a static's initializer once,
+    /// whatever the threads, and SQLite is not used before a connection opens.
+    static let memoryStatisticsAreOff: Bool = csqlite_disable_memory_statistics() == SQLITE_OK
+
     private static func openHandle(path: String) throws(DatabaseError) -> OpaquePointer {
+        _ = memoryStatisticsAreOff
         var opened: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let resultCode = sqlite3_open_v2(path, &opened, flags, nil)

@@ -7,6 +7,9 @@ import StoreSQL
 /// reset with its bindings cleared, so a cached statement holds no lock and no bound value.
 final class SQLiteStatement {
     let handle: OpaquePointer
+    /// The result's column names as last read, and the statement's re-prepare count then: SQLite
+    /// prepares a statement afresh after a schema change, which may change its columns.
+    private var columnNames: (names: [String], reprepared: Int32)?
 
     init(handle: OpaquePointer) {
         self.handle = handle
@@ -58,18 +61,16 @@ final class SQLiteStatement {
 
     /// Steps until the statement is done, collecting every row.
     func rows(database: OpaquePointer) throws(DatabaseError) -> [SQLRow] {
-        let columnCount = sqlite3_column_count(handle)
-        var columns: [String] = []
-        columns.reserveCapacity(Int(columnCount))
-        for column in 0..<columnCount {
-            guard let name = sqlite3_column_name(handle, column) else {
-                throw .sqlite(SQLITE_NOMEM, message: "out of memory reading a column name")
-            }
-            columns.append(String(cString: name))
-        }
         var rows: [SQLRow] = []
+        var columns: [String] = []
+        var columnCount: Int32 = 0
         while true {
             let resultCode = sqlite3_step(handle)
+            if resultCode == SQLITE_ROW, rows.isEmpty {
+                // After the first step: a statement SQLite had to prepare again has done so.
+                columns = try self.columns()
+                columnCount = Int32(columns.count)
+            }
             switch resultCode {
             case SQLITE_ROW:
                 var values: [SQLValue] = []
@@ -84,6 +85,24 @@ final class SQLiteStatement {
                 throw .sqlite(resultCode, handle: database)
             }
         }
+    }
+
+    /// The result's column names: read from SQLite once, and again after SQLite prepared the
+    /// statement afresh (`SQLITE_STMTSTATUS_REPREPARE`).
+    private func columns() throws(DatabaseError) -> [String] {
+        let reprepared = sqlite3_stmt_status(handle, SQLITE_STMTSTATUS_REPREPARE, 0)
+        if let columnNames, columnNames.reprepared == reprepared { return columnNames.names }
+        let columnCount = sqlite3_column_count(handle)
+        var names: [String] = []
+        names.reserveCapacity(Int(columnCount))
+        for column in 0..<columnCount {
+            guard let name = sqlite3_column_name(handle, column) else {
+                throw .sqlite(SQLITE_NOMEM, message: "out of memory reading a column name")
+            }
+            names.append(String(cString: name))
+        }
+        columnNames = (names, reprepared)
+        return names
     }
 
     /// Resets the statement and clears its bindings so it can be reused (or finalized) cleanly.
@@ -136,9 +155,15 @@ final class SQLiteStatement {
 
 /// A bounded cache of prepared statements keyed by their SQL text, evicting the least recently used.
 struct StatementCache {
-    private struct Entry {
+    /// A class, so that marking a use changes the entry in place, without hashing the SQL again.
+    private final class Entry {
         let statement: SQLiteStatement
         var lastUse: UInt64
+
+        init(statement: SQLiteStatement, lastUse: UInt64) {
+            self.statement = statement
+            self.lastUse = lastUse
+        }
     }
 
     let capacity: Int
@@ -153,10 +178,9 @@ struct StatementCache {
 
     /// The cached statement for `sql`, marked as just used.
     mutating func statement(for sql: String) -> SQLiteStatement? {
-        guard var entry = entries[sql] else { return nil }
+        guard let entry = entries[sql] else { return nil }
         clock += 1
         entry.lastUse = clock
-        entries[sql] = entry
         return entry.statement
     }
 

@@ -1,7 +1,9 @@
+import CSQLite
 import Foundation
-import SQLiteDriver
 import StoreSQL
 import Testing
+
+@testable import SQLiteDriver
 
 extension SQLiteDriverTests {
     @Suite struct Connection {
@@ -131,6 +133,37 @@ extension SQLiteDriverTests {
                 #expect(try connection.query("SELECT id FROM items WHERE id > \(1) ORDER BY id").count == 2)
                 #expect(connection.cachedStatementCount == 2)
                 #expect(try connection.queryFirst("SELECT name FROM items WHERE id = \(3)")?.values == [.text("three")])
+            }
+        }
+
+        @Test func sqliteKeepsNoMemoryStatistics() async throws {
+            try await withTemporaryDirectory { directory in
+                let connection = try SQLiteConnection(path: directory + "/statistics.sqlite")
+                try connection.executeScript("CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT);")
+                try connection.execute("INSERT INTO items (name) VALUES (\(String(repeating: "x", count: 10_000)))")
+                // Turned off before SQLite started: its allocations are not counted (and take no
+                // process-wide lock to be counted).
+                #expect(SQLiteConnection.memoryStatisticsAreOff)
+                #expect(sqlite3_memory_used() == 0)
+            }
+        }
+
+        @Test func aCachedStatementReadsItsColumnsAgainAfterTheSchemaChanged() async throws {
+            try await withTemporaryDirectory { directory in
+                let path = directory + "/columns.sqlite"
+                let connection = try SQLiteConnection(path: path)
+                try connection.executeScript("CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT);")
+                try connection.execute("INSERT INTO items (id, name) VALUES (\(1), \("one"))")
+                let first = try #require(try connection.queryFirst("SELECT * FROM items"))
+                #expect(first.columns == ["id", "name"])
+                // Another connection changes the table: the cached statement is prepared afresh by
+                // SQLite, and its rows carry the new column's name and value.
+                let other = try SQLiteConnection(path: path)
+                try other.executeScript("ALTER TABLE items ADD COLUMN colour TEXT DEFAULT 'red';")
+                let second = try #require(try connection.queryFirst("SELECT * FROM items"))
+                #expect(second.columns == ["id", "name", "colour"])
+                #expect(try second.decode("colour", as: String.self) == "red")
+                #expect(connection.cachedStatementCount == 2)
             }
         }
 
