@@ -124,7 +124,7 @@ public final class StoreServer: Sendable {
         ProfileRoutes(accounts: accounts, clock: options.clock).register(on: &routes)
         let checkout = CheckoutService(
             database: database, baskets: baskets, provider: provider, answers: APICheckoutAnswers(),
-            configuration: configuration, clock: options.clock, stockChanged: { catalog.refreshSoon() },
+            configuration: configuration, clock: options.clock, stockChanged: { catalog.stockChanged($0) },
             outcome: { metrics.checkout($0) })
         self.checkout = checkout
         let orders = OrdersService(database: database)

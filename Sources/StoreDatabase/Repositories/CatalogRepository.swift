@@ -33,6 +33,25 @@ public struct CatalogRepository: Sendable {
         }
     }
 
+    /// The units in stock of each of `products` that exists (0 for one no longer active).
+    public func stock(of products: Set<ProductID>) async throws -> [ProductID: Int] {
+        let ids = products.map(\.rawValue).sorted()
+        return try await database.read { connection in
+            var stock: [ProductID: Int] = [:]
+            // A few hundred binds a statement, well inside both databases' limits.
+            for start in stride(from: 0, to: ids.count, by: 500) {
+                let chunk = ids[start..<min(start + 500, ids.count)]
+                let list = SQLQuery.joined(chunk.map { "\($0)" }, separator: ", ")
+                for row in try connection.query(
+                    "SELECT id, CASE WHEN active = 1 THEN stock ELSE 0 END AS stock FROM products WHERE id IN (\(list))"
+                ) {
+                    stock[ProductID(try row.decode("id", as: Int64.self))] = try row.decode("stock", as: Int.self)
+                }
+            }
+            return stock
+        }
+    }
+
     /// The names of the categories with an active product, in the store's order.
     public func categories() async throws -> [String] {
         try await database.read { connection in

@@ -7,6 +7,11 @@ import StoreServices
 
 /// The catalog as the API sends it: JSON documents encoded once per catalog snapshot
 /// (``StoreServices/Catalog``) and sent from the network threads without waiting on anything.
+///
+/// A new snapshot mostly differs from the one before in a few products (a checkout changes the
+/// stock of what it sold), and the catalog may be large: a product's document is encoded again
+/// only when the product changed, and the lists are the products' documents joined, which is
+/// byte for byte what the encoder writes for the list.
 final class CatalogCache: Sendable {
     /// The documents of one snapshot.
     struct Documents: Sendable {
@@ -14,7 +19,10 @@ final class CatalogCache: Sendable {
         var productJSON: [ProductID: Document] = [:]
         var categoriesJSON = Document(Array("[]".utf8))
         var categoryJSON: [String: Document] = [:]
-        /// Fake-Store documents by the `Host` they were built for (their image URLs are absolute).
+        /// The product each of `productJSON`'s documents was encoded from.
+        var encodedFrom: [ProductID: Product] = [:]
+        /// Fake-Store documents by the `Host` they were built for (their image URLs are absolute);
+        /// those built for an earlier snapshot are brought up to date on their next use.
         var fakeStore: [String: FakeStoreDocuments] = [:]
         /// The snapshot they were encoded from.
         var snapshot = Catalog.Snapshot()
@@ -24,6 +32,10 @@ final class CatalogCache: Sendable {
         var products: Document
         var product: [ProductID: Document]
         var category: [String: Document]
+        /// The product each of `product`'s documents was encoded from.
+        var encodedFrom: [ProductID: Product] = [:]
+        /// The snapshot these documents show.
+        var generation: Int
     }
 
     /// `[]`, for lists with nothing in them.
@@ -34,7 +46,8 @@ final class CatalogCache: Sendable {
     /// Documents for `catalog`, encoded now and again for each of its snapshots.
     init(catalog: Catalog) throws {
         try catalog.onChange { [documents] snapshot in
-            let fresh = try Self.build(snapshot)
+            let previous = documents.current
+            let fresh = try Self.build(snapshot, reusing: previous)
             documents.withLock { $0 = fresh }
         }
     }
@@ -46,39 +59,69 @@ final class CatalogCache: Sendable {
 
     /// The Fake-Store documents for `host`, built on first use and kept (for a bounded set of hosts).
     func fakeStoreDocuments(host: String) throws -> FakeStoreDocuments {
-        if let built = read({ $0.fakeStore[host] }) { return built }
-        let snapshot = read { $0.snapshot }
-        let built = try Self.buildFakeStore(snapshot, host: host)
+        let (snapshot, kept) = read { ($0.snapshot, $0.fakeStore[host]) }
+        if let kept, kept.generation == snapshot.generation { return kept }
+        let built = try Self.buildFakeStore(snapshot, host: host, reusing: kept)
         documents.withLock { documents in
-            if documents.fakeStore.count >= 16 { documents.fakeStore.removeAll() }
-            if documents.snapshot.generation == snapshot.generation { documents.fakeStore[host] = built }
+            guard documents.snapshot.generation == snapshot.generation else { return }
+            if documents.fakeStore[host] == nil, documents.fakeStore.count >= 16 { documents.fakeStore.removeAll() }
+            documents.fakeStore[host] = built
         }
         return built
     }
 
-    static func build(_ snapshot: Catalog.Snapshot) throws -> Documents {
+    /// The documents of `snapshot`. A product's document in `previous` is kept when the product is
+    /// unchanged; the rest is encoded.
+    static func build(_ snapshot: Catalog.Snapshot, reusing previous: Documents? = nil) throws -> Documents {
         let encoder = StoreJSON.encoder
-        var documents = Documents(snapshot: snapshot)
-        let bodies = snapshot.products.map(ProductBody.init)
-        documents.productsJSON = try Document(encoding: bodies, with: encoder)
-        for body in bodies { documents.productJSON[ProductID(body.id)] = try Document(encoding: body, with: encoder) }
+        var documents = Documents(fakeStore: previous?.fakeStore ?? [:], snapshot: snapshot)
+        var ordered: [Document] = []
+        ordered.reserveCapacity(snapshot.products.count)
+        for product in snapshot.products {
+            let document =
+                if let kept = previous?.productJSON[product.id], previous?.encodedFrom[product.id] == product {
+                    kept
+                } else {
+                    try Document(encoding: ProductBody(product), with: encoder)
+                }
+            ordered.append(document)
+            documents.productJSON[product.id] = document
+            documents.encodedFrom[product.id] = product
+        }
+        documents.productsJSON = Document(list: ordered)
         documents.categoriesJSON = try Document(encoding: snapshot.categories, with: encoder)
         for category in snapshot.categories {
-            documents.categoryJSON[category] = try Document(
-                encoding: bodies.filter { $0.category == category }, with: encoder)
+            documents.categoryJSON[category] = Document(
+                list: zip(snapshot.products, ordered).filter { $0.0.category == category }.map(\.1))
         }
         return documents
     }
 
-    static func buildFakeStore(_ snapshot: Catalog.Snapshot, host: String) throws -> FakeStoreDocuments {
+    /// The Fake-Store documents of `snapshot` for `host`, keeping those of `previous` (built for
+    /// the same host) whose product is unchanged.
+    static func buildFakeStore(
+        _ snapshot: Catalog.Snapshot, host: String, reusing previous: FakeStoreDocuments? = nil
+    ) throws -> FakeStoreDocuments {
         let encoder = StoreJSON.encoder
-        let bodies = snapshot.products.map { FakeStoreProduct($0, imageBase: "http://\(host)") }
+        var ordered: [Document] = []
+        ordered.reserveCapacity(snapshot.products.count)
         var documents = FakeStoreDocuments(
-            products: try Document(encoding: bodies, with: encoder), product: [:], category: [:])
-        for body in bodies { documents.product[ProductID(body.id)] = try Document(encoding: body, with: encoder) }
+            products: emptyList, product: [:], category: [:], generation: snapshot.generation)
+        for product in snapshot.products {
+            let document =
+                if let kept = previous?.product[product.id], previous?.encodedFrom[product.id] == product {
+                    kept
+                } else {
+                    try Document(encoding: FakeStoreProduct(product, imageBase: "http://\(host)"), with: encoder)
+                }
+            ordered.append(document)
+            documents.product[product.id] = document
+            documents.encodedFrom[product.id] = product
+        }
+        documents.products = Document(list: ordered)
         for category in snapshot.categories {
-            documents.category[category] = try Document(
-                encoding: bodies.filter { $0.category == category }, with: encoder)
+            documents.category[category] = Document(
+                list: zip(snapshot.products, ordered).filter { $0.0.category == category }.map(\.1))
         }
         return documents
     }
@@ -95,6 +138,23 @@ struct Document: Sendable {
     init(encoding value: some Encodable, with encoder: JSONEncoder) throws {
         self.init(Array(try encoder.encode(value)))
     }
+
+    /// A JSON array of `elements`' documents: `[`, each one's bytes, `,` between them, `]` — what
+    /// the encoder writes for the array of their values, without encoding them again.
+    init(list elements: [Document]) {
+        var json: [UInt8] = []
+        json.reserveCapacity(elements.reduce(2) { $0 + $1.json.count + 1 })
+        json.append(UInt8(ascii: "["))
+        for (index, element) in elements.enumerated() {
+            if index > 0 { json.append(UInt8(ascii: ",")) }
+            json.append(contentsOf: element.json)
+        }
+        json.append(UInt8(ascii: "]"))
+        self.init(json)
+    }
+
+    /// The document's bytes.
+    var json: [UInt8] { prepared.response.body }
 
     /// The document as a response.
     var response: Response { Response(prepared: prepared) }

@@ -65,15 +65,15 @@ package struct CheckoutService: Sendable {
     package let answers: any CheckoutAnswers
     package let configuration: StoreConfiguration
     package let clock: StoreClock
-    /// Called after stock changed (a paid order), to refresh what readers see.
-    package let stockChanged: @Sendable () -> Void
+    /// Told the products whose stock changed (a paid order's), to refresh what readers see.
+    package let stockChanged: @Sendable ([ProductID]) -> Void
     /// Told what each checkout came to — `paid`, `declined`, `replayed`, `unavailable` or `refused` —
     /// for metrics.
     package let outcome: @Sendable (String) -> Void
 
     package init(
         database: StoreDatabase, baskets: BasketService, provider: any PaymentProvider, answers: any CheckoutAnswers,
-        configuration: StoreConfiguration, clock: StoreClock, stockChanged: @escaping @Sendable () -> Void,
+        configuration: StoreConfiguration, clock: StoreClock, stockChanged: @escaping @Sendable ([ProductID]) -> Void,
         outcome: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.outcome = outcome
@@ -238,7 +238,7 @@ package struct CheckoutService: Sendable {
             let final = try await database.payments.recordPaid(
                 record, order: order, response: try answers.paid(order),
                 event: .paymentFinished(method: record.method, succeeded: true), now: now)
-            stockChanged()
+            stockChanged(record.lines.map(\.productID))
             return final
         case .declined(let reason):
             // The decline is kept with the answer to replay for this key, written as it is answered.
