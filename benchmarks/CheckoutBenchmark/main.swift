@@ -25,6 +25,28 @@ let database = try await StoreDatabase.open(url: url, hasher: .minimal)
 let products = try await database.catalog.products()
 _ = try await database.sql.write { try $0.execute("UPDATE products SET stock = 100000000") }
 
+// CHECKOUT_CATALOG_EXTRA=N adds N more products to the catalog (the baskets still hold the seeded
+// ones): a shop's catalog is larger than the demo's, and every sale changes what it shows.
+let extra = Int(ProcessInfo.processInfo.environment["CHECKOUT_CATALOG_EXTRA"] ?? "") ?? 0
+if extra > 0, let template = products.first {
+    let firstID = (products.map(\.id.rawValue).max() ?? 0) + 1
+    for start in stride(from: 0, to: extra, by: 2_000) {
+        _ = try await database.sql.write { connection in
+            for offset in start..<min(start + 2_000, extra) {
+                let id = firstID + Int64(offset)
+                try connection.execute(
+                    """
+                    INSERT INTO products (id, title, description, category, price_minor, currency, image_path,
+                        rating_tenths, rating_count, stock, sku)
+                    VALUES (\(id), \("Product \(id)"), \("A product of the larger catalog, described in a sentence or two."),
+                        \(template.category), \(template.price.minorUnits + Int64(offset)), \(template.price.currency.code),
+                        \(template.imagePath), 40, 10, 500, \("EXTRA-\(id)"))
+                    """)
+            }
+        }
+    }
+}
+
 var generator = SplitMix64(seed: 20_261_202)
 var lines: [String] = []
 lines.reserveCapacity(shoppers)
