@@ -99,12 +99,13 @@ import Testing
             try Self.expectEncoded(fakeStore, snapshot)
             #expect(fakeStore.generation == round + 2)
 
-            for product in products where previous.encodedFrom[product.id] == product {
+            let before = Dictionary(uniqueKeysWithValues: previous.api.products.map { ($0.id, $0) })
+            for product in products where before[product.id] == product {
                 #expect(documents.productJSON[product.id]?.prepared === previous.productJSON[product.id]?.prepared)
                 #expect(fakeStore.product[product.id]?.prepared === previousFakeStore.product[product.id]?.prepared)
             }
             for id in changed where previous.productJSON[id] != nil && documents.productJSON[id] != nil {
-                if previous.encodedFrom[id] != documents.encodedFrom[id] {
+                if before[id] != documents.api.products.first(where: { $0.id == id }) {
                     #expect(documents.productJSON[id]?.prepared !== previous.productJSON[id]?.prepared)
                 }
             }

@@ -15,27 +15,28 @@ import StoreServices
 final class CatalogCache: Sendable {
     /// The documents of one snapshot.
     struct Documents: Sendable {
-        var productsJSON = Document(Array("[]".utf8))
-        var productJSON: [ProductID: Document] = [:]
+        /// The products' documents as the native API writes them.
+        var api = ProductDocuments()
         var categoriesJSON = Document(Array("[]".utf8))
-        var categoryJSON: [String: Document] = [:]
-        /// The product each of `productJSON`'s documents was encoded from.
-        var encodedFrom: [ProductID: Product] = [:]
         /// Fake-Store documents by the `Host` they were built for (their image URLs are absolute);
         /// those built for an earlier snapshot are brought up to date on their next use.
         var fakeStore: [String: FakeStoreDocuments] = [:]
         /// The snapshot they were encoded from.
         var snapshot = Catalog.Snapshot()
+
+        var productsJSON: Document { api.list }
+        var productJSON: [ProductID: Document] { api.byID }
+        var categoryJSON: [String: Document] { api.category }
     }
 
     struct FakeStoreDocuments: Sendable {
-        var products: Document
-        var product: [ProductID: Document]
-        var category: [String: Document]
-        /// The product each of `product`'s documents was encoded from.
-        var encodedFrom: [ProductID: Product] = [:]
+        var documents: ProductDocuments
         /// The snapshot these documents show.
         var generation: Int
+
+        var products: Document { documents.list }
+        var product: [ProductID: Document] { documents.byID }
+        var category: [String: Document] { documents.category }
     }
 
     /// `[]`, for lists with nothing in them.
@@ -74,27 +75,12 @@ final class CatalogCache: Sendable {
     /// unchanged; the rest is encoded.
     static func build(_ snapshot: Catalog.Snapshot, reusing previous: Documents? = nil) throws -> Documents {
         let encoder = StoreJSON.encoder
-        var documents = Documents(fakeStore: previous?.fakeStore ?? [:], snapshot: snapshot)
-        var ordered: [Document] = []
-        ordered.reserveCapacity(snapshot.products.count)
-        for product in snapshot.products {
-            let document =
-                if let kept = previous?.productJSON[product.id], previous?.encodedFrom[product.id] == product {
-                    kept
-                } else {
-                    try Document(encoding: ProductBody(product), with: encoder)
-                }
-            ordered.append(document)
-            documents.productJSON[product.id] = document
-            documents.encodedFrom[product.id] = product
-        }
-        documents.productsJSON = Document(list: ordered)
-        documents.categoriesJSON = try Document(encoding: snapshot.categories, with: encoder)
-        for category in snapshot.categories {
-            documents.categoryJSON[category] = Document(
-                list: zip(snapshot.products, ordered).filter { $0.0.category == category }.map(\.1))
-        }
-        return documents
+        return Documents(
+            api: try ProductDocuments(snapshot, reusing: previous?.api) { product in
+                try Document(encoding: ProductBody(product), with: encoder)
+            },
+            categoriesJSON: try Document(encoding: snapshot.categories, with: encoder),
+            fakeStore: previous?.fakeStore ?? [:], snapshot: snapshot)
     }
 
     /// The Fake-Store documents of `snapshot` for `host`, keeping those of `previous` (built for
@@ -103,36 +89,88 @@ final class CatalogCache: Sendable {
         _ snapshot: Catalog.Snapshot, host: String, reusing previous: FakeStoreDocuments? = nil
     ) throws -> FakeStoreDocuments {
         let encoder = StoreJSON.encoder
-        var ordered: [Document] = []
-        ordered.reserveCapacity(snapshot.products.count)
-        var documents = FakeStoreDocuments(
-            products: emptyList, product: [:], category: [:], generation: snapshot.generation)
-        for product in snapshot.products {
-            let document =
-                if let kept = previous?.product[product.id], previous?.encodedFrom[product.id] == product {
-                    kept
+        let documents = try ProductDocuments(snapshot, reusing: previous?.documents) { product in
+            try Document(encoding: FakeStoreProduct(product, imageBase: "http://\(host)"), with: encoder)
+        }
+        return FakeStoreDocuments(documents: documents, generation: snapshot.generation)
+    }
+}
+
+/// One document per product of a snapshot, and the lists they make: all of them, and each
+/// category's.
+struct ProductDocuments: Sendable {
+    /// The products the documents were encoded from, in the snapshot's order.
+    private(set) var products: [Product] = []
+    /// Their documents, in the same order.
+    private(set) var ordered: [Document] = []
+    /// Their documents by product.
+    private(set) var byID: [ProductID: Document] = [:]
+    /// The list of all of them.
+    private(set) var list = CatalogCache.emptyList
+    /// The list of each category's, for every category of the snapshot.
+    private(set) var category: [String: Document] = [:]
+
+    init() {}
+
+    /// The documents of `snapshot`'s products, made by `encode` — except for a product `previous`
+    /// holds unchanged, whose document is kept. After a sale the order and the products are the
+    /// same but for a few, which is the case kept cheap: no product is looked up by id then.
+    init(
+        _ snapshot: Catalog.Snapshot, reusing previous: ProductDocuments?, encode: (Product) throws -> Document
+    ) rethrows {
+        let products = snapshot.products
+        var previousIndex: [ProductID: Int]?
+        var sameProducts = previous?.products.count == products.count
+        var encoded: [Int] = []
+        ordered.reserveCapacity(products.count)
+        for (index, product) in products.enumerated() {
+            var kept: Document?
+            if let previous {
+                if index < previous.products.count, previous.products[index].id == product.id {
+                    if previous.products[index] == product { kept = previous.ordered[index] }
                 } else {
-                    try Document(encoding: FakeStoreProduct(product, imageBase: "http://\(host)"), with: encoder)
+                    sameProducts = false
+                    if previousIndex == nil {
+                        previousIndex = Dictionary(
+                            previous.products.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+                    }
+                    if let at = previousIndex?[product.id], previous.products[at] == product {
+                        kept = previous.ordered[at]
+                    }
                 }
-            ordered.append(document)
-            documents.product[product.id] = document
-            documents.encodedFrom[product.id] = product
+            }
+            if let kept {
+                ordered.append(kept)
+            } else {
+                ordered.append(try encode(product))
+                encoded.append(index)
+            }
         }
-        documents.products = Document(list: ordered)
-        for category in snapshot.categories {
-            documents.category[category] = Document(
-                list: zip(snapshot.products, ordered).filter { $0.0.category == category }.map(\.1))
+        self.products = products
+        if let previous, sameProducts {
+            // The same products in the same order: only the documents encoded again change.
+            byID = previous.byID
+            for index in encoded { byID[products[index].id] = ordered[index] }
+        } else {
+            byID.reserveCapacity(products.count)
+            for (product, document) in zip(products, ordered) { byID[product.id] = document }
         }
-        return documents
+        list = Document(list: ordered)
+        var members: [String: [Document]] = [:]
+        for (product, document) in zip(products, ordered) { members[product.category, default: []].append(document) }
+        for name in snapshot.categories { category[name] = Document(list: members[name] ?? []) }
     }
 }
 
 /// A cached JSON document, prepared once to be sent many times.
 struct Document: Sendable {
     let prepared: PreparedResponse
+    /// The document's bytes (the same buffer as the response's body).
+    let json: [UInt8]
 
     init(_ json: [UInt8]) {
         prepared = PreparedResponse(Response.bytes(json, contentType: "application/json; charset=utf-8"))
+        self.json = json
     }
 
     init(encoding value: some Encodable, with encoder: JSONEncoder) throws {
@@ -152,9 +190,6 @@ struct Document: Sendable {
         json.append(UInt8(ascii: "]"))
         self.init(json)
     }
-
-    /// The document's bytes.
-    var json: [UInt8] { prepared.response.body }
 
     /// The document as a response.
     var response: Response { Response(prepared: prepared) }
