@@ -9,9 +9,15 @@ public enum SQLDialect: String, Sendable, Hashable {
 
     /// The placeholder for the bind at `position` (1-based).
     public func placeholder(_ position: Int) -> String {
+        let spelled = self == .sqlite ? Self.sqlitePlaceholders : Self.postgresPlaceholders
+        if spelled.indices.contains(position) { return spelled[position] }
         switch self {
-        case .sqlite: "?\(position)"
-        case .postgres: "$\(position)"
+        case .sqlite: return "?\(position)"
+        case .postgres: return "$\(position)"
         }
     }
+
+    /// `?0`…`?64` and `$0`…`$64`, spelled once: most statements have fewer binds.
+    private static let sqlitePlaceholders = (0...64).map { "?\($0)" }
+    private static let postgresPlaceholders = (0...64).map { "$\($0)" }
 }

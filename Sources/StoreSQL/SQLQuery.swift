@@ -27,18 +27,30 @@ public struct SQLQuery: Sendable, Hashable {
 
     /// The SQL text for `dialect`, with numbered placeholders, and the values to bind in order.
     public func rendered(for dialect: SQLDialect) -> (sql: String, bindings: [SQLValue]) {
-        var sql = ""
+        // Every statement a request runs is rendered: the text's length is counted first, so the
+        // text is allocated once, and placeholders up to ?64 are spelled once per process.
+        var length = 0
+        var bindCount = 0
+        for fragment in fragments {
+            switch fragment {
+            case .sql(let text): length += text.utf8.count
+            case .bind: bindCount += 1
+            }
+        }
+        var sql: [UInt8] = []
+        sql.reserveCapacity(length + bindCount * 4)
         var bindings: [SQLValue] = []
+        bindings.reserveCapacity(bindCount)
         for fragment in fragments {
             switch fragment {
             case .sql(let text):
-                sql += text
+                sql.append(contentsOf: text.utf8)
             case .bind(let value):
                 bindings.append(value)
-                sql += dialect.placeholder(bindings.count)
+                sql.append(contentsOf: dialect.placeholder(bindings.count).utf8)
             }
         }
-        return (sql, bindings)
+        return (String(decoding: sql, as: UTF8.self), bindings)
     }
 
     /// Appends another query (its text and its binds).

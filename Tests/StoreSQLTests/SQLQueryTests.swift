@@ -33,6 +33,19 @@ import Testing
         #expect(query.rendered(for: .postgres).sql == "INSERT INTO t VALUES ($1, $2), ($3, $4), ($5, $6)")
     }
 
+    @Test func placeholdersPastTheSpelledOnesAreNumberedTheSameWay() {
+        let rows: [SQLQuery] = (1...100).map { "\($0)" }
+        let query: SQLQuery = "SELECT id FROM t WHERE id IN (\(SQLQuery.joined(rows, separator: ",")))"
+        let sqlite = query.rendered(for: .sqlite)
+        #expect(
+            sqlite.sql == "SELECT id FROM t WHERE id IN (" + (1...100).map { "?\($0)" }.joined(separator: ",") + ")")
+        #expect(sqlite.bindings == (1...100).map { .integer(Int64($0)) })
+        #expect(
+            query.rendered(for: .postgres).sql
+                == "SELECT id FROM t WHERE id IN (" + (1...100).map { "$\($0)" }.joined(separator: ",") + ")")
+        #expect(SQLDialect.sqlite.placeholder(64) == "?64" && SQLDialect.postgres.placeholder(65) == "$65")
+    }
+
     @Test func descriptionNeverShowsBoundValues() {
         let secret = "correct horse battery staple"
         let query: SQLQuery = "SELECT 1 WHERE password = \(secret)"
