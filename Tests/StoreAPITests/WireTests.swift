@@ -62,6 +62,16 @@ func decode<T: Decodable>(_ type: T.Type, _ json: String) throws -> T {
         #expect(try decode(ProductBody.self, json) == ProductBody(product))
     }
 
+    @Test func everyRatingIsWrittenWithOneDecimalAtMost() throws {
+        for tenths in 0...50 {
+            let rating = try #require(Rating(tenths: tenths, count: 1))
+            let written = String(decoding: try JSONEncoder().encode(RatingBody(rating).rate), as: UTF8.self)
+            let expected = tenths % 10 == 0 ? "\(tenths / 10)" : "\(tenths / 10).\(tenths % 10)"
+            #expect(written == expected)
+            #expect(RatingBody(rating).rate == Decimal(string: expected))
+        }
+    }
+
     @Test func basketShapeFromTheWorkedCase() throws {
         let cap = BasketLine(productID: ProductID(2), title: "Cap", unitPrice: eur(21_90), quantity: .one)
         let run10 = Promotion(
