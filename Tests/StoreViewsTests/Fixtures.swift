@@ -51,6 +51,19 @@ enum Products {
     static let all = [waterBottle, cap, socks, flask, headTorch, sunglasses, gels]
     static let categories = ["hydration", "apparel", "accessories", "nutrition"]
 
+    /// A shop's catalog: the products above and `extra` more bottles (ids from 100), for the
+    /// catalog's pages.
+    static func many(_ extra: Int) -> [Product] {
+        var products = all
+        for index in 0..<extra {
+            let id = Int64(100 + index)
+            let cents = Int64(5_00 + index)
+            let stock = index % 7 == 0 ? 0 : 50
+            products.append(product(id, "Bottle no. \(index + 1)", "hydration", cents, "water-bottle", 40, 10, stock))
+        }
+        return products
+    }
+
     private static func product(
         _ id: Int64, _ title: String, _ category: String, _ cents: Int64, _ image: String, _ tenths: Int,
         _ count: Int, _ stock: Int

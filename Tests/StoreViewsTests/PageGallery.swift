@@ -77,6 +77,20 @@ enum PageGallery {
                 name: "catalog-no-results",
                 document: StorePages.catalog(catalog(CatalogQuery(search: "kayak")), context: context)),
             Entry(
+                name: "catalog-large",
+                document: StorePages.catalog(
+                    CatalogPage(
+                        query: CatalogQuery(), categories: Products.categories,
+                        products: Products.many(100).map { ProductSummary($0) }),
+                    context: context)),
+            Entry(
+                name: "catalog-large-category-page-2",
+                document: StorePages.catalog(
+                    CatalogPage(
+                        query: CatalogQuery(category: "hydration", page: 2), categories: Products.categories,
+                        products: Products.many(100).map { ProductSummary($0) }),
+                    context: context)),
+            Entry(
                 name: "product-sold-out",
                 document: StorePages.product(
                     ProductPage(product: ProductSummary(Products.sunglasses), description: "Wraparound lenses."),

@@ -6,6 +6,7 @@ import StoreServer
 import StoreServerTestSupport
 import StoreServices
 import StoreTestSupport
+import TestWaiting
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -101,6 +102,44 @@ import FoundationNetworking
                     "/basket/items", [("product_id", "3"), ("quantity", "1"), ("return_to", target)])
                 #expect(away.header("Location") == "/", "\(target)")
             }
+        }
+    }
+
+    @Test("a shop's catalog: every category shows its first products and a link to all; one category comes in pages")
+    func largeCatalog() async throws {
+        var configuration = StoreConfiguration()
+        configuration.catalogRefreshInterval = .milliseconds(20)
+        try await TestStore.with(.sqlite, configuration: configuration) { store in
+            _ = try await store.database.sql.write { connection in
+                for index in 1...100 {
+                    try connection.execute(
+                        """
+                        INSERT INTO products (id, title, description, category, price_minor, currency, image_path,
+                            rating_tenths, rating_count, stock, sku)
+                        VALUES (\(1_000 + index), \("Extra bottle \(index)"), 'A bottle.', 'hydration', \(500 + index),
+                            'EUR', '/images/water-bottle.svg', 40, 10, 20, \("EXTRA-\(index)"))
+                        """)
+                }
+            }
+            let browser = TestBrowser(base: store.base)
+            let home = try #require(
+                try await eventuallyValue {
+                    let text = try await browser.get("/").text
+                    return text.contains("See all 105 in Hydration") ? text : nil
+                })
+            #expect(home.contains(#"href="/?category=hydration""#))
+            #expect(home.contains("Extra bottle 7<") && !home.contains("Extra bottle 8<"))
+            #expect(home.contains("Running cap"))
+            let second = try await browser.get("/?category=hydration&page=2").text
+            #expect(second.contains("Showing 49 to 96 of 105") && second.contains("Page 2 of 3"))
+            #expect(second.contains(#"<a href="/?category=hydration">Previous page</a>"#))
+            #expect(second.contains(#"<a href="/?category=hydration&amp;page=3">Next page</a>"#))
+            #expect(second.contains("Extra bottle 44<") && !second.contains("Extra bottle 43<"))
+            let past = try await browser.get("/?category=hydration&page=999").text
+            #expect(past.contains("Page 3 of 3") && past.contains("Showing 97 to 105 of 105"))
+            #expect(!past.contains("Next page"))
+            // Adding to the basket from page 2 comes back to page 2.
+            #expect(second.contains(#"name="return_to" value="/?category=hydration&amp;page=2""#))
         }
     }
 

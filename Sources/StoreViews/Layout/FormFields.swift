@@ -24,4 +24,6 @@ public enum FormFields {
     public static let category = "category"
     /// The catalog's order (query string).
     public static let sort = "sort"
+    /// The page of one category's products (query string), from 1.
+    public static let page = "page"
 }

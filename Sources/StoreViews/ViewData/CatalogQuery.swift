@@ -32,11 +32,14 @@ public struct CatalogQuery: Hashable, Sendable {
     /// The category to show (its name, e.g. `apparel`), or `nil` for all.
     public var category: String?
     public var sort: Sort
+    /// The page of one category's products, from 1 (a page past the last shows the last).
+    public var page: Int
 
-    public init(search: String = "", category: String? = nil, sort: Sort = .featured) {
+    public init(search: String = "", category: String? = nil, sort: Sort = .featured, page: Int = 1) {
         self.search = String(search.trimmingCharacters(in: .whitespacesAndNewlines).prefix(Self.maximumSearchLength))
         self.category = category.flatMap { $0.isEmpty ? nil : $0 }
         self.sort = sort
+        self.page = max(1, page)
     }
 
     /// Reads the query string's parameters (`q`, `category`, `sort`); anything missing or
@@ -44,7 +47,8 @@ public struct CatalogQuery: Hashable, Sendable {
     public init(parameters: [String: String]) {
         self.init(
             search: parameters[FormFields.search] ?? "", category: parameters[FormFields.category],
-            sort: parameters[FormFields.sort].flatMap(Sort.init(rawValue:)) ?? .featured)
+            sort: parameters[FormFields.sort].flatMap(Sort.init(rawValue:)) ?? .featured,
+            page: parameters[FormFields.page].flatMap { Int64(positiveDecimal: $0) }.flatMap { Int(exactly: $0) } ?? 1)
     }
 
     /// Whether the shopper narrowed the list at all.
@@ -57,7 +61,13 @@ public struct CatalogQuery: Hashable, Sendable {
         if !search.isEmpty { parameters.append((FormFields.search, search)) }
         if let category { parameters.append((FormFields.category, category)) }
         if sort != .featured { parameters.append((FormFields.sort, sort.rawValue)) }
+        if page > 1 { parameters.append((FormFields.page, String(page))) }
         return StorePaths.catalog + URLText.query(parameters)
+    }
+
+    /// The same search and order over one category, from its first page (or the page given).
+    public func inCategory(_ category: String, page: Int = 1) -> CatalogQuery {
+        CatalogQuery(search: search, category: category, sort: sort, page: page)
     }
 
     /// The products this query shows, grouped by `categories` in their order and sorted within
