@@ -83,6 +83,6 @@ import Testing
     @Test("counts are written with their thousands grouped")
     func grouping() {
         let cases = [(0, "0"), (7, "7"), (999, "999"), (1_000, "1,000"), (10_005, "10,005"), (1_234_567, "1,234,567")]
-        for (count, text) in cases { #expect(StorePages.grouped(count) == text) }
+        for (count, text) in cases { #expect(PageContext(csrfToken: "").number(count) == text) }
     }
 }

@@ -138,6 +138,11 @@ import FoundationNetworking
             let past = try await browser.get("/?category=hydration&page=999").text
             #expect(past.contains("Page 3 of 3") && past.contains("Showing 97 to 105 of 105"))
             #expect(!past.contains("Next page"))
+            #expect(past.contains(#"name="return_to" value="/?category=hydration&amp;page=3""#))
+            // A card number as the page is refused before the page is made, and never echoed.
+            let card = try await browser.get("/?category=hydration&page=4242424242424242")
+            #expect(card.status == 422 && !card.text.contains("4242424242424242"))
+            #expect(card.header("Location") == nil && card.header("Set-Cookie") == nil)
             // Adding to the basket from page 2 comes back to page 2.
             #expect(second.contains(#"name="return_to" value="/?category=hydration&amp;page=2""#))
         }

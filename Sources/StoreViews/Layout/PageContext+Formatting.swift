@@ -13,6 +13,11 @@ extension PageContext {
         amount.isZero ? money(amount) : "−" + money(amount)
     }
 
+    /// A whole number as the locale groups it: `10,005` in `en_US`.
+    func number(_ value: Int) -> String {
+        value.formatted(.number.locale(locale))
+    }
+
     /// `March 12, 2025 at 2:05 PM GMT` in `en_US`, in the context's time zone, which it names: the
     /// server does not know the shopper's, so a bare time would be read as local and be wrong.
     func dateTime(_ date: Date) -> String {

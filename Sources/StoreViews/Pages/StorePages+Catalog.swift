@@ -65,7 +65,7 @@ extension StorePages {
                 ? .empty
                 : .p(
                     [.class("list-status")],
-                    "Showing \(grouped(firstShown(page))) to \(grouped(firstShown(page) + section.products.count - 1)) of \(grouped(section.total))"
+                    "Showing \(context.number(firstShown(page))) to \(context.number(firstShown(page) + section.products.count - 1)) of \(context.number(section.total))"
                 ),
             .ul(
                 [.class("product-grid")],
@@ -75,9 +75,9 @@ extension StorePages {
                     [.class("see-all")],
                     .a(
                         [.href(page.query.inCategory(section.category).path)],
-                        "See all \(grouped(section.total)) in \(context.displayName(section.category))"))
+                        "See all \(context.number(section.total)) in \(context.displayName(section.category))"))
                 : .empty,
-            page.pages.map { pager($0, category: section.category, query: page.query) } ?? .empty)
+            page.pages.map { pager($0, category: section.category, query: page.query, context: context) } ?? .empty)
     }
 
     /// The position, from 1, of the first product `page` shows in its category's list.
@@ -85,24 +85,15 @@ extension StorePages {
         ((page.pages?.current ?? 1) - 1) * CatalogPage.pageSize + 1
     }
 
-    /// `10,005`: a count with its thousands grouped, as the store writes English.
-    static func grouped(_ count: Int) -> String {
-        let digits = String(count.magnitude)
-        var text = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { text.append(",") }
-            text.append(digit)
-        }
-        return count < 0 ? "-" + text : text
-    }
-
     /// **Previous page** and **Next page** around “Page 2 of 5”, for one category's list.
-    private static func pager(_ pages: CatalogPage.Pages, category: String, query: CatalogQuery) -> Node {
+    private static func pager(
+        _ pages: CatalogPage.Pages, category: String, query: CatalogQuery, context: PageContext
+    ) -> Node {
         .nav(
             [.class("pager"), .ariaLabel("Pages")],
             pages.current > 1
                 ? .a([.href(query.inCategory(category, page: pages.current - 1).path)], "Previous page") : .empty,
-            .span([.ariaCurrent("page")], "Page \(grouped(pages.current)) of \(grouped(pages.count))"),
+            .span([.ariaCurrent("page")], "Page \(context.number(pages.current)) of \(context.number(pages.count))"),
             pages.current < pages.count
                 ? .a([.href(query.inCategory(category, page: pages.current + 1).path)], "Next page") : .empty)
     }

@@ -55,7 +55,10 @@ public struct CatalogPage: Hashable, Sendable {
     /// The page for `query` over the whole catalog.
     public init(query: CatalogQuery, categories: [String], products: [ProductSummary]) {
         let matching = query.sections(of: products, categories: categories)
+        var query = query
         guard query.category != nil, let only = matching.first else {
+            // Every category on one page: a page number means nothing here, and is not echoed.
+            query.page = 1
             self.init(
                 query: query, categories: categories,
                 sections: matching.map { section in
@@ -67,6 +70,8 @@ public struct CatalogPage: Hashable, Sendable {
         }
         let count = max(1, (only.products.count + Self.pageSize - 1) / Self.pageSize)
         let current = min(query.page, count)
+        // The page shown is the one the list's links and `return_to` carry, never a page past it.
+        query.page = current
         let start = (current - 1) * Self.pageSize
         self.init(
             query: query, categories: categories,
