@@ -182,7 +182,18 @@ import Testing
             let catalog = Catalog(database: store.database)
             try await catalog.refresh()
             let start = catalog.current.generation
-            for round in 1...20 {
+            // A listener that takes its time, and notes a second snapshot arriving while it works.
+            let state = Locked((inside: false, overlapped: false, generations: [Int]()))
+            try catalog.onChange { snapshot in
+                state.withLock { state in
+                    if state.inside { state.overlapped = true }
+                    state.inside = true
+                    state.generations.append(snapshot.generation)
+                }
+                usleep(20_000)
+                state.withLock { $0.inside = false }
+            }
+            for round in 1...10 {
                 _ = try await store.database.sql.write { connection in
                     try connection.execute("UPDATE products SET stock = \(round) WHERE id = 3")
                 }
@@ -191,8 +202,11 @@ import Testing
                 _ = try await (whole, stock)
                 #expect(catalog.current.product(ProductID(3))?.stock == round)
             }
-            // One new snapshot a round: whichever read first showed the change, the other had nothing new.
-            #expect(catalog.current.generation == start + 20)
+            // One new snapshot a round: the second read, begun after the first was shown, found
+            // nothing new; no two were ever made from the same snapshot at once.
+            #expect(catalog.current.generation == start + 10)
+            #expect(!state.current.overlapped)
+            #expect(state.current.generations == [start] + (1...10).map { start + $0 })
         }
     }
 }
