@@ -278,10 +278,11 @@ public enum StoreStylesheet {
         }
 
         .category h2 { margin: 1.75rem 0 0.75rem; }
-        .see-all { margin: 0.75rem 0 0; font-weight: 600; }
+        .see-all { margin: 0.25rem 0 0; font-weight: 600; }
         .list-status { margin: -0.25rem 0 0.75rem; color: var(--muted); }
-        .pager { display: flex; flex-wrap: wrap; gap: 0.5rem 1.25rem; align-items: center; margin: 1.25rem 0 0; }
+        .pager { display: flex; flex-wrap: wrap; gap: 0.5rem 1.25rem; align-items: center; margin: 0.75rem 0 0; }
         .pager a { font-weight: 600; }
+        .see-all a, .pager a { display: inline-flex; align-items: center; min-height: 44px; }
 
         .product-grid {
           display: grid;
