@@ -75,8 +75,8 @@ package final class Catalog: Sendable {
         }
     }
 
-    /// Reads the stock of `products` alone and puts it into the snapshot: what a sale or a refund
-    /// changes, without reading the whole catalog again. Other changes wait for ``refresh()``.
+    /// Reads the stock of `products` alone and puts it into the snapshot: what a sale changes,
+    /// without reading the whole catalog again. Other changes wait for ``refresh()``.
     package func refreshStock(of products: Set<ProductID>) async throws {
         guard !products.isEmpty else { return }
         try await oneAtATime { [self] in
@@ -102,7 +102,8 @@ package final class Catalog: Sendable {
         schedule(after: delay) { $0.everything = true }
     }
 
-    /// Asks for the stock of `products` to be read soon (a sale or a refund changed it): the stock
+    /// Asks for the stock of `products` to be read soon (a sale changed it; a refund asks for a
+    /// whole ``refreshSoon(after:)``, as the back office's changes do): the stock
     /// changed by a burst of checkouts is read once, after `delay`, and only for what they sold.
     package func stockChanged(_ products: some Sequence<ProductID>, after delay: Duration = .milliseconds(100)) {
         schedule(after: delay) { $0.stock.formUnion(products) }
