@@ -10,11 +10,32 @@ public struct Migration: Sendable {
     public let name: String
     let sqlite: String
     let postgres: String
+    /// Steps a script cannot spell, run after the script on SQLite, in the same transaction (for
+    /// instance a `PRAGMA` whose value is read from the database first).
+    let sqliteSteps: (@Sendable (any SQLConnection) throws -> Void)?
+
+    init(
+        version: Int, name: String, sqlite: String, postgres: String,
+        sqliteSteps: (@Sendable (any SQLConnection) throws -> Void)? = nil
+    ) {
+        self.version = version
+        self.name = name
+        self.sqlite = sqlite
+        self.postgres = postgres
+        self.sqliteSteps = sqliteSteps
+    }
 
     func script(for dialect: SQLDialect) -> String {
         switch dialect {
         case .sqlite: sqlite
         case .postgres: postgres
         }
+    }
+
+    /// Runs the migration on `connection`, inside the migrator's transaction.
+    func apply(on connection: any SQLConnection) throws {
+        let script = script(for: connection.dialect)
+        if !script.isEmpty { try connection.executeScript(script) }
+        if connection.dialect == .sqlite, let sqliteSteps { try sqliteSteps(connection) }
     }
 }

@@ -34,7 +34,7 @@ public enum Migrator {
                 })
             var appliedNow: [Int] = []
             for migration in ordered where !applied.contains(migration.version) {
-                try connection.executeScript(migration.script(for: connection.dialect))
+                try migration.apply(on: connection)
                 try connection.execute(
                     """
                     INSERT INTO schema_migrations (version, name, applied_at)

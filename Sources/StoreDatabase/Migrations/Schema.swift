@@ -10,7 +10,7 @@
 public enum Schema {
     public static let migrations: [Migration] = [
         version1, version2, version3, version4, version5, version6, version7, version8, version9,
-        version10, version11,
+        version10, version11, version12,
     ]
 
     static func portable(version: Int, name: String, _ sql: String) -> Migration {
@@ -478,4 +478,16 @@ public enum Schema {
         """
         DROP INDEX payment_attempts_by_shopper;
         """)
+
+    /// SQLite checks `column IN ('a', 'b', 'c')`, a list of more than two constants, by building a
+    /// temporary index of the list each time a statement runs. A CHECK constraint written so costs
+    /// every insert, and every update of its column, one ephemeral table: a pager, a page cache and
+    /// two zeroed pages, opened and dropped. A checkout met seven (a payment attempt's state and
+    /// method, an order's method and fulfilment, each stock movement's reason), about 11 % of its
+    /// instructions. Written as comparisons joined by `OR`, the same rule is checked in place.
+    ///
+    /// PostgreSQL checks an `IN` list in place: its schema is unchanged.
+    static let version12 = Migration(
+        version: 12, name: "check constraints without temporary indexes (SQLite)",
+        sqlite: "", postgres: "", sqliteSteps: { try CheckListRewrite.apply(on: $0) })
 }
