@@ -1,9 +1,10 @@
 import CheckoutKit
 import Foundation
-import StoreDatabase
 import StoreSQL
 import StoreTestSupport
 import Testing
+
+@testable import StoreDatabase
 
 /// The CHECK constraints that name a list of values, after migration 12 wrote SQLite's as
 /// comparisons joined by `OR`: the same rules on both databases, and none of SQLite's writes builds
@@ -96,6 +97,53 @@ import Testing
                 #expect(opcodes.contains("Halt"))
                 #expect(!opcodes.contains("OpenEphemeral"), "\(statement)")
             }
+        }
+    }
+
+    /// The migration finds a list whatever the white space around its words and values, and
+    /// refuses a table whose text is not the one it knows.
+    @Test func aListIsFoundOnceWithItsValuesOrNotAtAll() throws {
+        let reason = CheckListRewrite.List(table: "t", column: "reason", values: ["sale", "other", "counted"])
+        let written = "(reason = 'sale' OR reason = 'other' OR reason = 'counted')"
+        #expect(
+            CheckListRewrite.rewrite(
+                "CREATE TABLE t (reason TEXT CHECK (reason IN ('sale', 'other', 'counted')))", reason)
+                == "CREATE TABLE t (reason TEXT CHECK (\(written)))")
+        #expect(
+            CheckListRewrite.rewrite("CHECK (reason  IN\n  (\n 'sale','other' ,\t'counted'))", reason)
+                == "CHECK (\(written))")
+        for other in [
+            "CHECK (reason IN ('sale', 'other'))",  // other values
+            "CHECK (reason IN ('other', 'sale', 'counted'))",  // another order: not the text it knows
+            "CHECK (reasons IN ('sale', 'other', 'counted'))",  // another column
+            "CHECK (my_reason IN ('sale', 'other', 'counted'))",
+            "CHECK (reason IN ('sale', 'other', 'counted')), CHECK (reason IN ('sale', 'other', 'counted'))",  // twice
+            "CHECK (reason = 'sale')",  // already rewritten, or never a list
+            "CHECK (reason IN ('sale', 'other', 'counted'",  // not closed
+        ] {
+            #expect(CheckListRewrite.rewrite(other, reason) == nil, "\(other)")
+        }
+    }
+
+    /// A schema the migration does not know (here: one it already rewrote) fails it, and leaves
+    /// the tables' text as it was and the connection's `writable_schema` off.
+    @Test func anUnknownSchemaFailsTheRewriteAndChangesNothing() async throws {
+        try await withStoreDatabase(.sqlite) { database in
+            let schema: @Sendable (any SQLConnection) throws -> [String] = { connection in
+                try connection.query("SELECT sql FROM sqlite_schema WHERE type = 'table' ORDER BY name").map {
+                    try $0.decode("sql", as: String.self)
+                }
+            }
+            let before = try await database.sql.read(schema)
+            let failure = await #expect(throws: DatabaseError.self) {
+                try await database.sql.write { try CheckListRewrite.apply(on: $0) }
+            }
+            #expect(failure?.message.contains("payment_attempts") == true)
+            #expect(try await database.sql.read(schema) == before)
+            let writable = try await database.sql.write { connection in
+                try connection.queryFirst("PRAGMA writable_schema")?.decode("writable_schema", as: Int.self)
+            }
+            #expect(writable == 0)
         }
     }
 
