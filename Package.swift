@@ -161,6 +161,7 @@ let package = Package(
             name: "StoreDatabaseTests",
             dependencies: [
                 "StoreDatabase", "CheckoutKit", "StoreSQL", "StoreCrypto", "StoreTestSupport", "TestWaiting",
+                "Concurrency",
             ],
             swiftSettings: strictSwift),
         .testTarget(

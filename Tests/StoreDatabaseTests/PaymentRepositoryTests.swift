@@ -1,8 +1,10 @@
 import CheckoutKit
+import Concurrency
 import Foundation
 import StoreDatabase
 import StoreSQL
 import StoreTestSupport
+import TestWaiting
 import Testing
 
 /// A shopper with `lines` (product id, quantity) in their basket and an optional promotion.
@@ -284,6 +286,43 @@ func timesUsed(_ database: StoreDatabase, _ code: String) async throws -> Int {
                 try await database.payments.releaseCall(attempt.id, call: third, providerRefused: true, now: later)
                     == .kept)
             #expect(try await database.payments.attempt(id: attempt.id)?.mayHaveCharged == true)
+        }
+    }
+
+    /// On PostgreSQL two checkouts of one basket queue at the basket's row: a reservation waits
+    /// while another transaction holds it, so its checks, begun after the wait, see what that one
+    /// committed. (Without the lock the outcome would still be safe — the unique index on open
+    /// attempts refuses a second one — so this looks at the wait itself.) A reservation that
+    /// finished while the row was held fails this test; one that is merely slow cannot.
+    @Test func aReservationWaitsForTheBasketsRow() async throws {
+        try await withStoreDatabase(.postgres) { database in
+            let shopper = try await makeShopper(database, lines: [(2, 1)])
+            let attempt = try await makeAttempt(database, shopper: shopper)
+            let held = Locked(false)
+            let release = DispatchSemaphore(value: 0)
+            let holder = Task {
+                try await database.sql.write { connection in
+                    _ = try connection.query(
+                        "SELECT version FROM baskets WHERE shopper_id = \(shopper.rawValue) FOR UPDATE")
+                    held.withLock { $0 = true }
+                    release.wait()  // on the driver's thread, as a slow transaction would hold it
+                }
+            }
+            #expect(try await eventually { held.withLock { $0 } })
+            let finished = Locked(false)
+            let reserving = Task {
+                defer { finished.withLock { $0 = true } }
+                return try await database.payments.reserve(attempt, now: testNow)
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(!finished.withLock { $0 }, "the reservation went ahead while the basket's row was held")
+            release.signal()
+            try await holder.value
+            guard case .reserved = try await reserving.value else {
+                Issue.record("expected a reservation once the row was free")
+                return
+            }
+            #expect(try await stock(database, 2) == 80 - 1)
         }
     }
 
