@@ -8,8 +8,13 @@ import Testing
 /// connection, nothing at all — the client answers with a typed error, never a crash.
 @Suite("Answers the store never gives") struct GarbageAnswerTests {
     /// Runs `body` with a live client of a fake server that answers every request with `reply`.
+    ///
+    /// The fake server answers at once, so the client's deadline only matters to the tests about
+    /// it, which set their own. The default is long: while the whole suite runs, CPU-bound tests
+    /// can hold the two cores for tens of seconds, and a 10 s deadline then fired before the
+    /// request was even sent (seen once: nothing received, after 49.9 s).
     func with(
-        _ reply: FakeHTTPServer.Reply, timeout: Duration = .seconds(10),
+        _ reply: FakeHTTPServer.Reply, timeout: Duration = .seconds(300),
         _ body: (LiveStoreClient, FakeHTTPServer) async throws -> Void
     ) async throws {
         let server = try FakeHTTPServer(always: reply)
