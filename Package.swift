@@ -104,7 +104,7 @@ let package = Package(
         // Migrations, repositories and the seeded store, written once against StoreSQL.
         .target(
             name: "StoreDatabase",
-            dependencies: ["CheckoutKit", "StoreSQL", "SQLiteDriver", "PostgresDriver", "StoreCrypto"],
+            dependencies: ["CheckoutKit", "StoreSQL", "SQLiteDriver", "PostgresDriver", "StoreCrypto", "Concurrency"],
             resources: [.copy("Resources/images")], swiftSettings: strictSwift),
 
         // System libraries from Debian's -dev packages (headers and link flags from pkg-config).

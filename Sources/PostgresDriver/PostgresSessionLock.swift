@@ -61,9 +61,12 @@ public final class PostgresSessionLock: Sendable {
 
     /// Whether the lock is held now. A connection that broke is opened again and the lock taken
     /// again under the same key (the server let it go when the connection ended; another holder
-    /// may have taken over what it guarded meanwhile, which the lock's users must allow for).
+    /// may have taken over what it guarded meanwhile, which the lock's users must allow for). A
+    /// connection that lives but no longer holds it — its last attempt to take it again found the
+    /// key still held, for instance by the ended session the server had not yet noticed — tries
+    /// again.
     ///
-    /// - Returns: `false` when the server cannot be reached or the key was taken by someone else.
+    /// - Returns: `false` when the server cannot be reached or the key is held by someone else.
     public func verify() async -> Bool {
         let (classID, objectID) = (self.classID, self.objectID)
         let held = try? await worker.run { connection throws(DatabaseError) -> Bool in
@@ -75,7 +78,8 @@ public final class PostgresSessionLock: Sendable {
                       AND classid = \(Int64(classID)) AND objid = \(Int64(objectID)) AND objsubid = 2
                     """)?.decode("held", as: Int64.self)
             {
-                return count == 1
+                if count == 1 { return true }
+                return try Self.tryLock(classID: classID, objectID: objectID, on: connection)
             }
             try connection.reconnect()
             return try Self.tryLock(classID: classID, objectID: objectID, on: connection)

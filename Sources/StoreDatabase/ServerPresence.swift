@@ -1,3 +1,4 @@
+import Concurrency
 import Foundation
 import PostgresDriver
 import StoreSQL
@@ -23,19 +24,28 @@ public final class ServerPresence: Sendable {
 
     private let lock: PostgresSessionLock
     private let watch: Task<Void, Never>
+    private let lastCheck: Locked<Bool>
 
     /// This server's key, written into the rows it holds.
     public var holder: Int64 { Int64(lock.objectID) }
 
+    /// Whether the lock was held at its last check (taken at start; checked every interval). While
+    /// it is not, other servers may take this server's pending rows over: it stays safe, but an
+    /// operator wants to know (`store_presence_held` in `/metrics`).
+    public var isHeld: Bool { lastCheck.withLock { $0 } }
+
     private init(lock: PostgresSessionLock, checkEvery interval: Duration) {
         self.lock = lock
+        let lastCheck = Locked(true)
+        self.lastCheck = lastCheck
         // A broken connection loses the lock: take it again (same key) as soon as the database
         // answers, so that this server's rows do not look abandoned for longer than needed.
         watch = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
                 if Task.isCancelled { break }
-                _ = await lock.verify()
+                let held = await lock.verify()
+                lastCheck.withLock { $0 = held }
             }
         }
     }
@@ -58,7 +68,9 @@ public final class ServerPresence: Sendable {
 
     /// Whether the lock is held now (taken again first if its connection broke).
     public func verify() async -> Bool {
-        await lock.verify()
+        let held = await lock.verify()
+        lastCheck.withLock { $0 = held }
+        return held
     }
 
     /// Gives the presence up: rows this server still holds may be taken over at once.

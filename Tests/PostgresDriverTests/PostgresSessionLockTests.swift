@@ -57,4 +57,33 @@ struct PostgresSessionLockTests {
         await lock.close()
         #expect(try await eventually { try !Self.isHeld(lock.objectID, on: observer) })
     }
+
+    @Test("a lock lost while someone else held its key is taken again once the key is free")
+    func verifyKeepsTryingWhileTheKeyIsHeldElsewhere() async throws {
+        let url = try PostgresTestEnvironment.requiredURL()
+        let observer = try PostgresConnection(url: url)
+        let lock = try await PostgresSessionLock.acquire(url: url, classID: Self.lockClass)
+        let key = "\(Int64(Self.lockClass))::int4, \(Int64(lock.objectID))::int4"
+        let holder = try #require(
+            try observer.queryFirst(
+                """
+                SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = \(Int64(Self.lockClass))
+                  AND objid = \(Int64(lock.objectID)) AND objsubid = 2
+                """)?.decode("pid", as: Int64.self))
+        _ = try observer.query("SELECT pg_terminate_backend(\(holder))")
+        // The observer takes the key the ended session let go: the lock's next check reconnects and
+        // finds it held.
+        #expect(
+            try await eventually {
+                try observer.queryFirst("SELECT pg_try_advisory_lock(\(unsafeSQL: key)) AS taken")?.decode(
+                    "taken", as: Int64.self) == 1
+            })
+        #expect(await lock.verify() == false)
+        #expect(await lock.verify() == false)
+        _ = try observer.query("SELECT pg_advisory_unlock(\(unsafeSQL: key))")
+        // Connected, not holding it: the check takes it again.
+        #expect(await lock.verify())
+        #expect(try Self.isHeld(lock.objectID, on: observer))
+        await lock.close()
+    }
 }

@@ -103,6 +103,46 @@ import Testing
         }
     }
 
+    /// `isHeld` says what the last check found (`store_presence_held` in `/metrics`): lost while
+    /// another session holds its key after its connection broke, held again once it is free.
+    @Test("a presence whose lock is lost says so until it has it again")
+    func aLostPresenceSaysSo() async throws {
+        guard let base = TestPostgres.required() else { return }
+        try await TestPostgres.withFreshSchema(base, prefix: "presence") { url in
+            let observer = try await StoreDatabase.open(url: url, hasher: .minimal, poolSize: 1)
+            // Checked only when asked here: the periodic check would race the observer for the key.
+            let presence = try #require(try await ServerPresence.start(url: url, checkEvery: .seconds(3_600)))
+            let key = "\(ServerPresence.lockClass)::int4, \(presence.holder)::int4"
+            #expect(presence.isHeld)
+            try await observer.sql.write { connection in
+                let pid = try #require(
+                    try connection.queryFirst(
+                        """
+                        SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted
+                          AND classid = \(Int64(ServerPresence.lockClass)) AND objid = \(presence.holder) AND objsubid = 2
+                        """)?.decode("pid", as: Int64.self))
+                _ = try connection.query("SELECT pg_terminate_backend(\(pid)::int4)")
+            }
+            // The observer's one connection takes the key as soon as the ended session let it go.
+            #expect(
+                try await eventually {
+                    try await observer.sql.write { connection in
+                        try connection.queryFirst("SELECT pg_try_advisory_lock(\(unsafeSQL: key)) AS taken")?.decode(
+                            "taken", as: Bool.self) ?? false
+                    }
+                })
+            #expect(await presence.verify() == false)
+            #expect(!presence.isHeld)
+            try await observer.sql.write { connection in
+                _ = try connection.query("SELECT pg_advisory_unlock(\(unsafeSQL: key))")
+            }
+            #expect(await presence.verify())
+            #expect(presence.isHeld)
+            await presence.close()
+            await observer.close()
+        }
+    }
+
     @Test("SQLite has no presence: the lease alone decides", arguments: [Backend.sqlite])
     func sqliteHasNoPresence(backend: Backend) async throws {
         try await withStoreDatabase(backend) { database in

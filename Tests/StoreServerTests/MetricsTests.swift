@@ -65,7 +65,7 @@ import Testing
     }
 
     @Test(
-        "round trips to PostgreSQL are counted; SQLite, in the same process, has none and counts its group commits",
+        "round trips to PostgreSQL are counted and its presence lock shown; SQLite, in the same process, has neither and counts its group commits",
         arguments: Backend.allCases)
     func roundTrips(backend: Backend) async throws {
         try await TestStore.with(backend) { store in
@@ -78,8 +78,11 @@ import Testing
             let shopper = try await store.newSession()
             _ = try await store.placeOrder([(1, 1), (2, 2)], token: shopper)
             let after = try await counted()
+            let presence = try await store.send(OperationsEndpoints.metrics).text.split(separator: "\n")
+                .first { $0.hasPrefix("store_presence_held ") }
             switch backend {
             case .sqlite:
+                #expect(presence == nil, "SQLite has no presence lock")
                 #expect(before == nil && after == nil)
                 let text = try await store.send(OperationsEndpoints.metrics).text
                 func value(_ name: String) -> Int? {
@@ -91,6 +94,7 @@ import Testing
                 // The order's reservation and its payment, at least, each in a commit.
                 #expect(commits >= 2 && writes >= commits)
             case .postgres:
+                #expect(presence == "store_presence_held 1")
                 let before = try #require(before)
                 let after = try #require(after)
                 #expect(after > before)

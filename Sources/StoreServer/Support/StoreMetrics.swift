@@ -83,6 +83,8 @@ final class StoreMetrics: Sendable {
         var databaseRoundTrips: Int? = nil
         /// Commits of SQLite's writer and the writes they carried; `nil` for PostgreSQL.
         var databaseGroupCommits: (commits: Int, writes: Int)? = nil
+        /// Whether this server holds its presence lock; `nil` without one (SQLite).
+        var presenceHeld: Bool? = nil
         var openConnections: Int
         var requestsInFlight: Int
     }
@@ -162,6 +164,13 @@ final class StoreMetrics: Sendable {
                 "store_database_committed_writes_total", "counter",
                 "Writes made durable by those commits (several per commit under load: group commit).")
             sample("store_database_committed_writes_total", [], "\(group.writes)")
+        }
+        if let held = gauges.presenceHeld {
+            family(
+                "store_presence_held", "gauge",
+                "1 while this server holds its presence lock; 0 when its last check found it lost (others may take its pending payments and refunds over)."
+            )
+            sample("store_presence_held", [], held ? "1" : "0")
         }
         family("store_http_open_connections", "gauge", "HTTP connections open.")
         sample("store_http_open_connections", [], "\(gauges.openConnections)")
