@@ -11,14 +11,8 @@ cd "$(dirname "$0")/.."
 swift build --build-tests
 swift build -c release --product store
 
-if [ -z "${STORE_TEST_POSTGRES_URL:-}" ]; then
-    pg_dir="$(mktemp -d /tmp/store-chaos-pg.XXXXXX)"
-    pg_port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-    trap 'scripts/postgres-cluster.sh stop "$pg_dir"' EXIT
-    echo "== PostgreSQL 15 on 127.0.0.1:$pg_port"
-    STORE_TEST_POSTGRES_URL="$(scripts/postgres-cluster.sh start "$pg_dir" "$pg_port")"
-    export STORE_TEST_POSTGRES_URL
-fi
+source scripts/lib/test-postgres.sh
+start_test_postgres store-chaos
 
 SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=1 STORE_CHAOS_CHECKOUTS=2000 STORE_CHAOS_SHOPPERS=100 \
     STORE_CHAOS_REFUND_ORDERS=2000 STORE_CLUSTER_CHAOS_CHECKOUTS=2000 STORE_CLUSTER_CHAOS_SHOPPERS=100 \

@@ -12,14 +12,8 @@ swift format lint --strict -r Sources Tests benchmarks Fuzz Package.swift
 echo "== build (warnings are errors)"
 swift build --build-tests -Xswiftc -warnings-as-errors
 
-if [ -z "${STORE_TEST_POSTGRES_URL:-}" ]; then
-    pg_dir="$(mktemp -d /tmp/store-test-pg.XXXXXX)"
-    pg_port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-    trap 'scripts/postgres-cluster.sh stop "$pg_dir"' EXIT
-    echo "== PostgreSQL 15 on 127.0.0.1:$pg_port"
-    STORE_TEST_POSTGRES_URL="$(scripts/postgres-cluster.sh start "$pg_dir" "$pg_port")"
-    export STORE_TEST_POSTGRES_URL
-fi
+source scripts/lib/test-postgres.sh
+start_test_postgres store-test
 
 # A test that hangs must fail the run with the stacks that show where, not hold CI until its own
 # limit: after TEST_LIMIT_SECONDS the test process's threads are printed (gdb, when installed) and it
