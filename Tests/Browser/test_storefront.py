@@ -11,6 +11,7 @@ import os
 import re
 import subprocess
 import threading
+import time
 import urllib.request
 import uuid
 from decimal import Decimal
@@ -249,10 +250,12 @@ def test_basket_promo_code_and_card_checkout(store, shopper):
 
 def pay_requests():
     """How many pay forms the server has answered, from its access log (STORE_SERVER_LOG), or
-    None when the log is not at hand."""
+    None when the log is not at hand. The server writes its log lines out at least every 100 ms,
+    so the file is read after half a second: every request answered before the call is in it."""
     log = os.environ.get("STORE_SERVER_LOG")
     if not log or not Path(log).is_file():
         return None
+    time.sleep(0.5)
     text = Path(log).read_text(encoding="utf-8", errors="replace")
     return text.count('"method":"POST","route":"/checkout/pay"')
 
