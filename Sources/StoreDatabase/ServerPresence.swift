@@ -44,8 +44,7 @@ public final class ServerPresence: Sendable {
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
                 if Task.isCancelled { break }
-                let held = await lock.verify()
-                lastCheck.withLock { $0 = held }
+                _ = await Self.check(lock, noting: lastCheck)
             }
         }
     }
@@ -68,6 +67,11 @@ public final class ServerPresence: Sendable {
 
     /// Whether the lock is held now (taken again first if its connection broke).
     public func verify() async -> Bool {
+        await Self.check(lock, noting: lastCheck)
+    }
+
+    /// Checks the lock (taking it again when it can) and notes what the check found for ``isHeld``.
+    private static func check(_ lock: PostgresSessionLock, noting lastCheck: Locked<Bool>) async -> Bool {
         let held = await lock.verify()
         lastCheck.withLock { $0 = held }
         return held
