@@ -14,6 +14,14 @@ import StoreSQL
 /// queued write at once, which group commit needs; the cost is a fixed `1 + readerCount` threads,
 /// and one more for checkpoints.
 ///
+/// **Lookups.** ``lookup(_:)`` is the one exception: a read of a few rows by key runs at once on the
+/// calling thread, with one of ``Configuration/lookupConnectionCount`` connections of its own, taken
+/// from a shared set under a lock. Such a read takes a few microseconds of CPU; handing it to a reader
+/// thread and back costs two thread wake-ups, more than the read. A lookup connection is used by one
+/// thread at a time (the lock orders its uses), which is what SQLite's multi-thread mode asks. It
+/// never waits for a lock: its busy timeout is zero, and a lookup that meets a lock, or finds every
+/// lookup connection in use, is handed to the readers instead, as a ``read(_:)``.
+///
 /// **Writes (group commit).** The writer takes every queued write (up to
 /// ``Configuration/maxBatchSize``) and runs them in one `BEGIN IMMEDIATE … COMMIT` transaction, each
 /// inside its own savepoint. A write whose closure throws is rolled back to its savepoint and fails
@@ -44,6 +52,9 @@ public final class SQLiteDatabase: SQLDatabase {
     public struct Configuration: Sendable, Hashable {
         /// Reader connections (and threads); at least 1.
         public var readerCount: Int
+        /// Connections for ``SQLiteDatabase/lookup(_:)`` on the calling thread; 0 hands every lookup
+        /// to the readers. One per thread of the Swift concurrency pool is enough.
+        public var lookupConnectionCount: Int
         /// `PRAGMA synchronous` on the writer: FULL (durable commits) unless a benchmark asks for NORMAL.
         public var synchronous: SQLiteSynchronousMode
         /// How long a connection waits for a lock held by another process before failing as busy.
@@ -73,12 +84,14 @@ public final class SQLiteDatabase: SQLDatabase {
         /// over; writes wait meanwhile. After a wait that runs out, it tries again a second later.
         public var logRestartWait: Duration
 
-        /// A configuration; the defaults suit the store: 4 readers, `synchronous=FULL`, a 5 s busy
+        /// A configuration; the defaults suit the store: 4 readers, one lookup connection per
+        /// processor, `synchronous=FULL`, a 5 s busy
         /// timeout, batches of up to 128 writes, 3 attempts on busy, 64 cached statements, a
         /// checkpoint every 250 ms, and the log started over past 4,096 frames (16 MiB with 4 KiB
         /// pages), waiting at most 100 ms for readers.
         public init(
-            readerCount: Int = 4, synchronous: SQLiteSynchronousMode = .full, busyTimeout: Duration = .seconds(5),
+            readerCount: Int = 4, lookupConnectionCount: Int = ProcessInfo.processInfo.activeProcessorCount,
+            synchronous: SQLiteSynchronousMode = .full, busyTimeout: Duration = .seconds(5),
             maxBatchSize: Int = 128, transientAttemptLimit: Int = 3, statementCacheCapacity: Int = 64,
             checkpointInterval: Duration? = .milliseconds(250), logRestartFrames: Int? = 4_096,
             logRestartWait: Duration = .milliseconds(100)
@@ -87,6 +100,7 @@ public final class SQLiteDatabase: SQLDatabase {
             self.logRestartFrames = logRestartFrames
             self.logRestartWait = logRestartWait
             self.readerCount = readerCount
+            self.lookupConnectionCount = lookupConnectionCount
             self.synchronous = synchronous
             self.busyTimeout = busyTimeout
             self.maxBatchSize = maxBatchSize
@@ -103,6 +117,7 @@ public final class SQLiteDatabase: SQLDatabase {
     private let writer: BlockingPool<GroupCommitter>
     private let readers: BlockingPool<SQLiteConnection>
     private let checkpointer: BlockingPool<SQLiteConnection>?
+    private let lookupConnections: LookupConnections
     private let writeStatistics: Locked<SQLiteWriteStatistics>
     /// Set when the database closes, to stop the checkpointer.
     private let stopped: Locked<Bool>
@@ -132,7 +147,13 @@ public final class SQLiteDatabase: SQLDatabase {
             }
             let readers = try BlockingPool(
                 name: "SQLiteDriver.reader", threads: configuration.readerCount, makeResource: plan.makeReader)
-            self.init(plan: plan, writer: writer, readers: readers, checkpointer: checkpointer)
+            do throws(DatabaseError) {
+                let lookups = try plan.makeLookupConnections()
+                self.init(plan: plan, writer: writer, readers: readers, checkpointer: checkpointer, lookups: lookups)
+            } catch {
+                readers.closeBlockingUntilEnded()
+                throw error
+            }
         } catch {
             checkpointer?.closeBlockingUntilEnded()
             writer.closeBlockingUntilEnded()
@@ -156,7 +177,17 @@ public final class SQLiteDatabase: SQLDatabase {
             }
             let readers = try await BlockingPool.start(
                 name: "SQLiteDriver.reader", threads: configuration.readerCount, makeResource: plan.makeReader)
-            return SQLiteDatabase(plan: plan, writer: writer, readers: readers, checkpointer: checkpointer)
+            do throws(DatabaseError) {
+                // Opened on a reader's thread, so that this call does not block its caller's.
+                let lookups = try await Self.onThread(of: readers) { () throws(DatabaseError) in
+                    try plan.makeLookupConnections()
+                }
+                return SQLiteDatabase(
+                    plan: plan, writer: writer, readers: readers, checkpointer: checkpointer, lookups: lookups)
+            } catch {
+                await readers.close()
+                throw error
+            }
         } catch {
             await checkpointer?.close()
             await writer.close()
@@ -164,10 +195,24 @@ public final class SQLiteDatabase: SQLDatabase {
         }
     }
 
+    /// Runs `body` on one of `pool`'s threads, keeping its typed error.
+    private static func onThread<T: Sendable>(
+        of pool: BlockingPool<SQLiteConnection>, _ body: @escaping @Sendable () throws(DatabaseError) -> T
+    ) async throws(DatabaseError) -> T {
+        let result: Result<T, DatabaseError>
+        do {
+            result = try await pool.run { _ in Result { () throws(DatabaseError) in try body() } }
+        } catch {
+            throw .databaseClosed
+        }
+        return try result.get()
+    }
+
     private init(
         plan: Plan, writer: BlockingPool<GroupCommitter>, readers: BlockingPool<SQLiteConnection>,
-        checkpointer: BlockingPool<SQLiteConnection>?
+        checkpointer: BlockingPool<SQLiteConnection>?, lookups: LookupConnections
     ) {
+        self.lookupConnections = lookups
         path = plan.path
         configuration = plan.configuration
         writeStatistics = plan.statistics
@@ -200,6 +245,7 @@ public final class SQLiteDatabase: SQLDatabase {
         // Without close(): the threads drain what is queued, close their connections and end.
         writer.closeWithoutWaiting()
         readers.closeWithoutWaiting()
+        lookupConnections.close()
         stopped.withLock(waking: .all) { $0 = true }
         checkpointer?.closeWithoutWaiting()
     }
@@ -219,6 +265,25 @@ public final class SQLiteDatabase: SQLDatabase {
         } catch BlockingPoolError.closed {
             throw DatabaseError.databaseClosed
         }
+    }
+
+    /// Runs `body` at once on the calling thread with a lookup connection, or on a reader thread
+    /// like ``read(_:)`` when every lookup connection is in use or `body` met a lock (it then runs
+    /// again there). See "Lookups" in the type's documentation.
+    ///
+    /// The connection is `query_only`. Throws what `body` throws, or `.misuse` ("database is
+    /// closed") after ``close()``.
+    public func lookup<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
+        if let taken = lookupConnections.take() {
+            do {
+                defer { lookupConnections.giveBack(taken) }
+                return try body(taken.connection)
+            } catch let error as DatabaseError where error.kind == .busy {
+                // A lock is waited for on a reader thread, never here.
+            }
+        }
+        lookupConnections.countHandedOn()
+        return try await read(body)
     }
 
     /// Runs `body` inside a transaction on the writer thread and returns once it is committed.
@@ -248,6 +313,7 @@ public final class SQLiteDatabase: SQLDatabase {
     public func close() async {
         writer.closeWithoutWaiting()
         readers.closeWithoutWaiting()
+        lookupConnections.close()
         await writer.close()
         await readers.close()
         // Last, so that the checkpointer's final checkpoint comes after the last write.
@@ -262,6 +328,11 @@ public final class SQLiteDatabase: SQLDatabase {
         var statistics = writeStatistics.current
         statistics.queuedJobs = writer.queuedJobCount
         return statistics
+    }
+
+    /// How many lookups ran on their callers' threads, and how many were handed to the readers.
+    public func lookupStatistics() -> SQLiteLookupStatistics {
+        lookupConnections.statistics
     }
 
     /// The settings the writer connection reports (read back with `PRAGMA`s, in a write job).
@@ -296,14 +367,16 @@ private struct Plan: Sendable {
 
     /// Checks the configuration.
     init(path: String, configuration: SQLiteDatabase.Configuration) throws(DatabaseError) {
-        guard configuration.readerCount >= 1, configuration.maxBatchSize >= 1,
+        guard configuration.readerCount >= 1, configuration.lookupConnectionCount >= 0,
+            configuration.maxBatchSize >= 1,
             configuration.transientAttemptLimit >= 1, configuration.statementCacheCapacity >= 0,
             configuration.busyTimeout >= .zero, (configuration.logRestartFrames ?? 1) >= 1,
             configuration.logRestartWait >= .zero
         else {
             throw .driverMisuse(
                 "invalid configuration: readerCount, maxBatchSize, transientAttemptLimit and logRestartFrames "
-                    + "must be at least 1, statementCacheCapacity, busyTimeout and logRestartWait not negative")
+                    + "must be at least 1, lookupConnectionCount, statementCacheCapacity, busyTimeout and "
+                    + "logRestartWait not negative")
         }
         self.path = path
         self.configuration = configuration
@@ -343,6 +416,18 @@ private struct Plan: Sendable {
         options.role = .reader
         return try SQLiteConnection(path: path, options: options)
     }
+
+    /// The lookup connections: `query_only` like a reader's, and never waiting for a lock.
+    func makeLookupConnections() throws(DatabaseError) -> LookupConnections {
+        var options = writerOptions
+        options.role = .reader
+        options.busyTimeout = .zero
+        var connections: [LookupConnections.Connection] = []
+        for _ in 0..<configuration.lookupConnectionCount {
+            connections.append(LookupConnections.Connection(try SQLiteConnection(path: path, options: options)))
+        }
+        return LookupConnections(connections)
+    }
 }
 
 extension SQLiteDatabase: SQLQueueReporting {
@@ -353,5 +438,11 @@ extension SQLiteDatabase: SQLQueueReporting {
     public var groupCommits: (commits: Int, writes: Int)? {
         let statistics = statistics()
         return (statistics.commits, statistics.committedJobs)
+    }
+
+    /// Lookups run on their callers' threads, and those handed to the readers.
+    public var lookups: (onCaller: Int, handedOn: Int)? {
+        let statistics = lookupStatistics()
+        return (statistics.ranOnCaller, statistics.handedToReaders)
     }
 }

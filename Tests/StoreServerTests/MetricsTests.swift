@@ -65,7 +65,7 @@ import Testing
     }
 
     @Test(
-        "round trips to PostgreSQL are counted and its presence lock shown; SQLite, in the same process, has neither and counts its group commits",
+        "round trips to PostgreSQL are counted and its presence lock shown; SQLite, in the same process, has neither, counts its group commits and runs a checkout's lookups where they are asked",
         arguments: Backend.allCases)
     func roundTrips(backend: Backend) async throws {
         try await TestStore.with(backend) { store in
@@ -93,8 +93,14 @@ import Testing
                 let writes = try #require(value("store_database_committed_writes_total"))
                 // The order's reservation and its payment, at least, each in a commit.
                 #expect(commits >= 2 && writes >= commits)
+                // The session and the basket, at least, read at once by the request's own thread.
+                let onCaller = try #require(value("store_database_lookups_total{ran=\"caller\"}"))
+                #expect(onCaller >= 2)
+                #expect(value("store_database_lookups_total{ran=\"reader\"}") != nil)
             case .postgres:
                 #expect(presence == "store_presence_held 1")
+                let text = try await store.send(OperationsEndpoints.metrics).text
+                #expect(!text.contains("store_database_lookups_total"), "PostgreSQL's reads all cross to its server")
                 let before = try #require(before)
                 let after = try #require(after)
                 #expect(after > before)

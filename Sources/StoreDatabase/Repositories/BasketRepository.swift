@@ -48,13 +48,13 @@ public struct BasketRepository: Sendable {
 
     /// The basket of `shopper` (empty when they never added anything).
     public func basket(for shopper: ShopperID) async throws -> StoredBasket {
-        try await database.read { connection in try Self.basket(for: shopper, on: connection) }
+        try await database.lookup { connection in try Self.basket(for: shopper, on: connection) }
     }
 
     /// Everything pricing the basket needs, read in one go: the basket, its promotion (if the code
     /// still exists) and, for a signed-in customer, their subscription facts.
     public func pricingInputs(for shopper: ShopperID, customer: CustomerID?) async throws -> PricingInputs {
-        try await database.read { connection in
+        try await database.lookup { connection in
             let basket = try Self.basket(for: shopper, on: connection)
             let promotion = try basket.promotionCode.flatMap { try PromotionRepository.promotion($0, on: connection) }
             let subscription = try customer.flatMap { id in

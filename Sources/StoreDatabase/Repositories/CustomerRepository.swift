@@ -68,14 +68,14 @@ public struct CustomerRepository: Sendable {
     /// The customer registered with `email` (compared after normalizing), if any.
     public func customer(email: String) async throws -> CustomerRecord? {
         let email = Self.normalizedEmail(email)
-        return try await database.read { connection in
+        return try await database.lookup { connection in
             try connection.queryFirst("SELECT \(Self.columns) FROM customers WHERE email = \(email)").map(Self.record)
         }
     }
 
     /// The customer `id`, if any.
     public func customer(id: CustomerID) async throws -> CustomerRecord? {
-        try await database.read { connection in
+        try await database.lookup { connection in
             try connection.queryFirst("SELECT \(Self.columns) FROM customers WHERE id = \(id.rawValue)").map(
                 Self.record)
         }

@@ -46,7 +46,7 @@ public struct OrderRepository: Sendable {
     /// The shopper's order `id` with its refunds, or `nil` when it does not exist *or belongs to
     /// someone else*.
     public func order(_ id: OrderID, for shopper: ShopperID) async throws -> ShopperOrder? {
-        try await database.read { connection in
+        try await database.lookup { connection in
             guard
                 let row = try connection.queryFirst(
                     "SELECT \(Self.columns) FROM orders o WHERE o.id = \(id.rawValue) AND o.shopper_id = \(shopper.rawValue)"

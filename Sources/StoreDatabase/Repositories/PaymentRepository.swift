@@ -128,7 +128,7 @@ public struct PaymentRepository: Sendable {
             if let existing = try await self.attempt(shopper: attempt.shopperID, key: attempt.key.rawValue) {
                 return .existing(existing)
             }
-            if let open = try await database.read({ try Self.openAttempt(of: attempt.shopperID, on: $0) }) {
+            if let open = try await database.lookup({ try Self.openAttempt(of: attempt.shopperID, on: $0) }) {
                 return .blocked(by: open)
             }
             // The other attempt is no longer open: it was paid or given up meanwhile, so the basket
@@ -297,12 +297,12 @@ public struct PaymentRepository: Sendable {
 
     /// The shopper's attempt with idempotency key `key`, if any.
     public func attempt(shopper: ShopperID, key: String) async throws -> PaymentAttemptRecord? {
-        try await database.read { connection in try Self.attempt(shopper: shopper, key: key, on: connection) }
+        try await database.lookup { connection in try Self.attempt(shopper: shopper, key: key, on: connection) }
     }
 
     /// The attempt `id`, if any.
     public func attempt(id: AttemptID) async throws -> PaymentAttemptRecord? {
-        try await database.read { connection in try Self.attempt(id: id, on: connection) }
+        try await database.lookup { connection in try Self.attempt(id: id, on: connection) }
     }
 
     /// Pending attempts nobody works on by `now` (their lease ran out, or their holder is gone) and
@@ -329,7 +329,7 @@ public struct PaymentRepository: Sendable {
 
     /// The shopper's attempt that may still charge, if any (at most one).
     public func openAttempt(of shopper: ShopperID) async throws -> PaymentAttemptRecord? {
-        try await database.read { connection in try Self.openAttempt(of: shopper, on: connection) }
+        try await database.lookup { connection in try Self.openAttempt(of: shopper, on: connection) }
     }
 
     /// Carries `source`'s attempts and orders to `target` (a login), so that a retry with the same

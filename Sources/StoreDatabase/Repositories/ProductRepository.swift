@@ -98,12 +98,12 @@ public struct ProductRepository: Sendable {
 
     /// The product `id`, archived or not.
     public func product(_ id: ProductID) async throws -> ManagedProduct? {
-        try await database.read { connection in try Self.product(id, on: connection) }
+        try await database.lookup { connection in try Self.product(id, on: connection) }
     }
 
     /// The product with `sku`, archived or not.
     public func product(sku: String) async throws -> ManagedProduct? {
-        try await database.read { connection in
+        try await database.lookup { connection in
             try connection.queryFirst("SELECT \(Self.columns) FROM products p WHERE p.sku = \(sku)").map(Self.read)
         }
     }

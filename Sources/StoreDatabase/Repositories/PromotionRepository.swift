@@ -22,7 +22,7 @@ public struct PromotionRepository: Sendable {
 
     /// The promotion with `code`, or `nil` when no such code exists (whatever its availability).
     public func promotion(_ code: PromotionCode) async throws -> Promotion? {
-        try await database.read { connection in try Self.promotion(code, on: connection) }
+        try await database.lookup { connection in try Self.promotion(code, on: connection) }
     }
 
     /// Every promotion, disabled and expired ones too, by code.

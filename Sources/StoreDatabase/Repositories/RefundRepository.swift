@@ -222,12 +222,12 @@ public struct RefundRepository: Sendable {
 
     /// The order's refund under `key`, if any.
     public func refund(order: OrderID, key: String) async throws -> RefundRecord? {
-        try await database.read { connection in try Self.refund(order: order, key: key, on: connection) }
+        try await database.lookup { connection in try Self.refund(order: order, key: key, on: connection) }
     }
 
     /// Refund `id`, if any.
     public func refund(id: RefundID) async throws -> RefundRecord? {
-        try await database.read { connection in try Self.refund(id: id, on: connection) }
+        try await database.lookup { connection in try Self.refund(id: id, on: connection) }
     }
 
     /// Every refund of order `id`, oldest first.

@@ -89,7 +89,7 @@ public struct SessionRepository: Sendable {
 
     /// The live session for `tokenHash` at `now`, or `nil` when unknown or expired.
     public func session(tokenHash: [UInt8], now: Date) async throws -> SessionRecord? {
-        try await database.read { connection in
+        try await database.lookup { connection in
             guard
                 let row = try connection.queryFirst(
                     """

@@ -85,7 +85,7 @@ public struct StaffRepository: Sendable {
     /// The member of staff with `email` (trimmed, lower-cased), if any — removed ones too.
     public func staff(email: String) async throws -> StaffRecord? {
         let email = CustomerRepository.normalizedEmail(email)
-        return try await database.read { connection in
+        return try await database.lookup { connection in
             try connection.queryFirst("SELECT \(Self.columns) FROM staff WHERE email = \(email)").map(Self.read)
         }
     }
@@ -99,7 +99,7 @@ public struct StaffRepository: Sendable {
 
     /// The member of staff `id`, removed or not.
     public func staff(id: StaffID) async throws -> StaffRecord? {
-        try await database.read { connection in
+        try await database.lookup { connection in
             try connection.queryFirst("SELECT \(Self.columns) FROM staff WHERE id = \(id.rawValue)").map(Self.read)
         }
     }

@@ -42,6 +42,7 @@ struct OperationsRoutes: Sendable {
                     databaseWaitingJobs: (database.sql as? any SQLQueueReporting)?.waitingJobs ?? 0,
                     databaseRoundTrips: (database.sql as? any SQLQueueReporting)?.roundTrips,
                     databaseGroupCommits: (database.sql as? any SQLQueueReporting)?.groupCommits,
+                    databaseLookups: (database.sql as? any SQLQueueReporting)?.lookups,
                     presenceHeld: database.presence?.isHeld,
                     openConnections: server.openConnections, requestsInFlight: server.requestsInFlight))
             var response = Response.bytes(Array(text.utf8), contentType: "text/plain; version=0.0.4; charset=utf-8")

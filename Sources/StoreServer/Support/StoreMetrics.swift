@@ -83,6 +83,9 @@ final class StoreMetrics: Sendable {
         var databaseRoundTrips: Int? = nil
         /// Commits of SQLite's writer and the writes they carried; `nil` for PostgreSQL.
         var databaseGroupCommits: (commits: Int, writes: Int)? = nil
+        /// SQLite's lookups run on their callers' threads and handed to its readers; `nil` for
+        /// PostgreSQL, whose reads all cross to its server.
+        var databaseLookups: (onCaller: Int, handedOn: Int)? = nil
         /// Whether this server holds its presence lock; `nil` without one (SQLite).
         var presenceHeld: Bool? = nil
         var openConnections: Int
@@ -164,6 +167,14 @@ final class StoreMetrics: Sendable {
                 "store_database_committed_writes_total", "counter",
                 "Writes made durable by those commits (several per commit under load: group commit).")
             sample("store_database_committed_writes_total", [], "\(group.writes)")
+        }
+        if let lookups = gauges.databaseLookups {
+            family(
+                "store_database_lookups_total", "counter",
+                "Reads of a few rows by key: run at once where they were asked (caller), or handed to a reader thread (reader: every lookup connection was in use, or the read met a lock)."
+            )
+            sample("store_database_lookups_total", [("ran", "caller")], "\(lookups.onCaller)")
+            sample("store_database_lookups_total", [("ran", "reader")], "\(lookups.handedOn)")
         }
         if let held = gauges.presenceHeld {
             family(
