@@ -3,22 +3,23 @@
 
 #include <sqlite3.h>
 
-/* Binds UTF-8 text of `length` bytes (embedded NULs included), copied by SQLite before returning.
-   A NULL `bytes` (an empty buffer) binds the empty string, never SQL NULL. */
-static inline int csqlite_bind_text(sqlite3_stmt *statement, int index, const unsigned char *bytes,
-                                    sqlite3_uint64 length) {
-    const char *text = bytes != 0 ? (const char *)bytes : "";
-    return sqlite3_bind_text64(statement, index, text, length, SQLITE_TRANSIENT, SQLITE_UTF8);
+/* Binds UTF-8 text of `length` bytes (embedded NULs included), read by SQLite in place
+   (SQLITE_STATIC): the bytes must stay as they are until the statement is reset and its bindings
+   cleared. A NULL `bytes` (no bytes) binds the empty string, never SQL NULL. */
+static inline int csqlite_bind_text_in_place(sqlite3_stmt *statement, int index, const void *bytes,
+                                             sqlite3_uint64 length) {
+    const char *text = bytes != 0 && length > 0 ? (const char *)bytes : "";
+    return sqlite3_bind_text64(statement, index, text, length, SQLITE_STATIC, SQLITE_UTF8);
 }
 
-/* Binds a blob of `length` bytes, copied by SQLite before returning. A zero length binds an empty
-   blob (sqlite3_bind_blob64 with a NULL pointer would bind SQL NULL instead). */
-static inline int csqlite_bind_blob(sqlite3_stmt *statement, int index, const void *bytes,
-                                    sqlite3_uint64 length) {
+/* Binds a blob of `length` bytes, read by SQLite in place like csqlite_bind_text_in_place. A zero
+   length binds an empty blob (sqlite3_bind_blob64 with a NULL pointer would bind SQL NULL). */
+static inline int csqlite_bind_blob_in_place(sqlite3_stmt *statement, int index, const void *bytes,
+                                             sqlite3_uint64 length) {
     if (length == 0 || bytes == 0) {
         return sqlite3_bind_zeroblob(statement, index, 0);
     }
-    return sqlite3_bind_blob64(statement, index, bytes, length, SQLITE_TRANSIENT);
+    return sqlite3_bind_blob64(statement, index, bytes, length, SQLITE_STATIC);
 }
 
 /* Turns off SQLite's memory statistics for the whole process. With them on (the default), every

@@ -3,10 +3,18 @@ import StoreSQL
 
 /// One prepared statement: owns its `sqlite3_stmt*` and finalizes it when released.
 ///
-/// Used only by the connection that prepared it, on that connection's thread. Between uses it is
-/// reset with its bindings cleared, so a cached statement holds no lock and no bound value.
+/// Used only by the connection that prepared it, one thread at a time. Between uses it is reset
+/// with its bindings cleared, so a cached statement holds no lock and no bound value.
+///
+/// **Bound text and blobs** are copied into one buffer the statement keeps, and SQLite reads them
+/// there in place (`SQLITE_STATIC`) until ``reset()`` clears the bindings. Letting SQLite copy each
+/// value (`SQLITE_TRANSIENT`) cost one `malloc` and one `free` per value, and the system SQLite is
+/// built without its lookaside allocator: about a hundred of each per checkout. The buffer is
+/// written only by ``bind(_:database:)``, which a use always pairs with a ``reset()`` first.
 final class SQLiteStatement {
     let handle: OpaquePointer
+    /// Where the bound text and blobs are, while bound; grown when a use needs more, never shrunk.
+    private var boundBytes: UnsafeMutableRawBufferPointer?
     /// The result's column names as last read, and the statement's re-prepare count then: SQLite
     /// prepares a statement afresh after a schema change, which may change its columns.
     private var columnNames: (names: [String], reprepared: Int32)?
@@ -17,6 +25,7 @@ final class SQLiteStatement {
 
     deinit {
         sqlite3_finalize(handle)
+        boundBytes?.deallocate()
     }
 
     /// Binds `values` to the placeholders `?1…?N`; the count must match the statement's.
@@ -25,6 +34,8 @@ final class SQLiteStatement {
         guard expected == values.count else {
             throw .driverMisuse("the statement has \(expected) placeholders but \(values.count) values were bound")
         }
+        let buffer = bufferForBinding(values)
+        var used = 0
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
             let resultCode: Int32
@@ -35,16 +46,42 @@ final class SQLiteStatement {
                 resultCode = sqlite3_bind_int64(handle, index, integer)
             case .text(let text):
                 var text = text
-                resultCode = text.withUTF8 { bytes in
-                    csqlite_bind_text(handle, index, bytes.baseAddress, sqlite3_uint64(bytes.count))
+                let start = used
+                used += text.withUTF8 { bytes in
+                    UnsafeMutableRawBufferPointer(rebasing: buffer[start...]).copyMemory(
+                        from: UnsafeRawBufferPointer(bytes))
+                    return bytes.count
                 }
+                resultCode = csqlite_bind_text_in_place(
+                    handle, index, buffer.baseAddress.map { $0 + start }, sqlite3_uint64(used - start))
             case .blob(let bytes):
-                resultCode = bytes.withUnsafeBytes { raw in
-                    csqlite_bind_blob(handle, index, raw.baseAddress, sqlite3_uint64(raw.count))
+                let start = used
+                used += bytes.withUnsafeBytes { raw in
+                    UnsafeMutableRawBufferPointer(rebasing: buffer[start...]).copyMemory(from: raw)
+                    return raw.count
                 }
+                resultCode = csqlite_bind_blob_in_place(
+                    handle, index, buffer.baseAddress.map { $0 + start }, sqlite3_uint64(used - start))
             }
             guard resultCode == SQLITE_OK else { throw .sqlite(resultCode, handle: database) }
         }
+    }
+
+    /// The statement's buffer, with room for every text and blob in `values`.
+    private func bufferForBinding(_ values: [SQLValue]) -> UnsafeMutableRawBufferPointer {
+        var needed = 0
+        for value in values {
+            switch value {
+            case .text(let text): needed += text.utf8.count
+            case .blob(let bytes): needed += bytes.count
+            case .null, .integer: continue
+            }
+        }
+        if let boundBytes, boundBytes.count >= needed { return boundBytes }
+        boundBytes?.deallocate()
+        let grown = UnsafeMutableRawBufferPointer.allocate(byteCount: max(needed, 256), alignment: 8)
+        boundBytes = grown
+        return grown
     }
 
     /// Steps until the statement is done, discarding any rows.

@@ -136,6 +136,30 @@ extension SQLiteDriverTests {
             }
         }
 
+        @Test func oneCachedStatementBindsTextsAndBlobsOfEverySizeExactly() async throws {
+            // Bound text and blobs are read by SQLite from a buffer the statement keeps and grows:
+            // each use must see its own values, whatever the sizes before it.
+            try await withTemporaryDirectory { directory in
+                let connection = try SQLiteConnection(path: directory + "/binds.sqlite")
+                try connection.executeScript("CREATE TABLE pairs (id INTEGER PRIMARY KEY, a TEXT, b BLOB, c TEXT);")
+                var expected: [[SQLValue]] = []
+                for (id, size) in [0, 1, 15, 16, 255, 256, 257, 100_000, 3, 0, 70_000, 2].enumerated() {
+                    let text = String(repeating: "é✓\u{0}x", count: size / 4 + 1).prefix(size)
+                    let blob = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ id) }
+                    let other = "\(id)-\(size)"
+                    let echoed = try connection.queryFirst(
+                        "SELECT \(String(text)) AS a, \(blob) AS b, \(other) AS c, \(Int64(id)) AS id")
+                    #expect(echoed?.values == [.text(String(text)), .blob(blob), .text(other), .integer(Int64(id))])
+                    try connection.execute(
+                        "INSERT INTO pairs (id, a, b, c) VALUES (\(Int64(id)), \(String(text)), \(blob), \(other))")
+                    expected.append([.text(String(text)), blob.isEmpty ? .blob([]) : .blob(blob), .text(other)])
+                }
+                let stored = try connection.query("SELECT a, b, c FROM pairs ORDER BY id").map(\.values)
+                #expect(stored == expected)
+                #expect(connection.cachedStatementCount == 3)
+            }
+        }
+
         @Test func sqliteKeepsNoMemoryStatistics() async throws {
             try await withTemporaryDirectory { directory in
                 let connection = try SQLiteConnection(path: directory + "/statistics.sqlite")
