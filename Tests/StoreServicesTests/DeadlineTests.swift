@@ -1,3 +1,4 @@
+import Concurrency
 import Foundation
 import PaymentProvider
 import StoreServices
@@ -9,40 +10,25 @@ import Testing
 /// The deadline around a provider call: the call's answer wins and ends the timer; a call that
 /// does not answer in time counts as a lost answer.
 @Suite("Provider call deadline") struct DeadlineTests {
-    /// A sleep that lasts until it is cancelled, and says so.
-    final class Timer: @unchecked Sendable {
-        private let lock = NSLock()
-        private var cancelled = false
-        var wasCancelled: Bool { lock.withLock { cancelled } }
-
-        func sleep(_ duration: Duration) async throws {
-            try await withTaskCancellationHandler {
-                while true {
-                    try await Task.sleep(for: .milliseconds(5))
-                }
-            } onCancel: {
-                lock.withLock { cancelled = true }
-            }
-        }
-    }
-
     @Test func theAnswerEndsTheTimer() async throws {
-        let timer = Timer()
-        let answer = try await CheckoutService.withDeadline(.seconds(3_600), sleep: timer.sleep) {
+        let timer = DeadlineTimer(name: "test.deadlines")
+        let answer = try await CheckoutService.withDeadline(.seconds(3_600), timer: timer) {
             () async throws(ProviderError) in 42
         }
         #expect(answer == 42)
-        #expect(try await eventually { timer.wasCancelled })
+        #expect(timer.pendingCount == 0)
+        await timer.stop()
     }
 
     @Test func aRefusalEndsTheTimerToo() async throws {
-        let timer = Timer()
+        let timer = DeadlineTimer(name: "test.deadlines")
         await #expect(throws: ProviderError.unavailable) {
-            try await CheckoutService.withDeadline(.seconds(3_600), sleep: timer.sleep) {
+            try await CheckoutService.withDeadline(.seconds(3_600), timer: timer) {
                 () async throws(ProviderError) -> Int in throw .unavailable
             }
         }
-        #expect(try await eventually { timer.wasCancelled })
+        #expect(timer.pendingCount == 0)
+        await timer.stop()
     }
 
     @Test func aCallThatDoesNotAnswerInTimeIsALostAnswer() async throws {

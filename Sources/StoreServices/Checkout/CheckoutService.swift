@@ -300,11 +300,11 @@ package struct CheckoutService: Sendable {
     /// - Parameter sleep: how the timer waits (tests watch it being cancelled).
     package static func withDeadline<Value: Sendable>(
         _ timeout: Duration,
-        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+        timer: DeadlineTimer = .shared,
         _ operation: @escaping @Sendable () async throws(ProviderError) -> Value
     ) async throws(ProviderError) -> Value {
         let result = await FirstResult<Result<Value, ProviderError>>.within(
-            timeout, sleep: sleep, or: .failure(.timedOut)
+            timeout, timer: timer, or: .failure(.timedOut)
         ) {
             do throws(ProviderError) {
                 return .success(try await operation())
@@ -323,29 +323,22 @@ package struct CheckoutService: Sendable {
 /// Resumes a continuation with the first of several results; later ones are dropped.
 package final class FirstResult<Value: Sendable>: Sendable {
     /// The value of `operation`, or `fallback` when it takes longer than `timeout` — the operation
-    /// itself is left to finish on its own (a blocked C call cannot be cancelled); the timer ends as
-    /// soon as it answers.
+    /// itself is left to finish on its own (a blocked C call cannot be cancelled); its timeout is
+    /// cancelled as soon as it answers.
     ///
-    /// - Parameter sleep: how the timer waits (tests watch it being cancelled).
+    /// - Parameter timer: the thread that keeps the deadline (``Concurrency/DeadlineTimer``: no task
+    ///   and no wake-up of its own for a deadline that is not met).
     package static func within(
-        _ timeout: Duration,
-        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
-        or fallback: Value, _ operation: @escaping @Sendable () async -> Value
+        _ timeout: Duration, timer: DeadlineTimer = .shared, or fallback: Value,
+        _ operation: @escaping @Sendable () async -> Value
     ) async -> Value {
         let first = FirstResult<Value>()
         return await withCheckedContinuation { continuation in
             first.install(continuation)
-            let timer = Task {
-                do {
-                    try await sleep(timeout)
-                } catch {
-                    return  // cancelled: the operation answered in time
-                }
-                first.resume(with: fallback)
-            }
+            let deadline = timer.after(timeout) { first.resume(with: fallback) }
             Task {
                 let value = await operation()
-                timer.cancel()
+                deadline.cancel()
                 first.resume(with: value)
             }
         }
