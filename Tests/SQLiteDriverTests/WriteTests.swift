@@ -1,9 +1,10 @@
 import Concurrency
 import Foundation
-import SQLiteDriver
 import StoreSQL
 import TestWaiting
 import Testing
+
+@testable import SQLiteDriver
 
 extension SQLiteDriverTests {
     @Suite struct Writing {
@@ -256,9 +257,41 @@ extension SQLiteDriverTests {
                 try await last.value
 
                 #expect(try await itemNames(database) == ["first", "last"])
-                // The holding job's own commit, then one commit for the four queued jobs.
+                // The holding job's own commit, then one commit for the four queued jobs: run first
+                // without savepoints, rolled back at the failing job, then run with them.
                 #expect(database.statistics().commits == commitsBefore + 2)
+                #expect(database.statistics().batchesRunAgainWithSavepoints == 1)
                 #expect(database.statistics().largestCommittedBatch >= 2)
+            }
+        }
+
+        @Test func batchesRunWithoutSavepointsUntilAWriteFailsThenWithThemForAWhile() async throws {
+            try await withDatabase { database, _ in
+                try await createItems(database)
+                func insert(_ name: String, failing: Bool = false) async throws {
+                    _ = try await database.write { connection in
+                        try connection.execute("INSERT INTO items (name) VALUES (\(name))")
+                        if failing { throw DeliberateError() }
+                    }
+                }
+                func reruns() -> Int { database.statistics().batchesRunAgainWithSavepoints }
+                for number in 0..<20 { try await insert("ok \(number)") }
+                #expect(reruns() == 0, "writes that succeed need no savepoints")
+
+                await #expect(throws: DeliberateError()) { try await insert("failing", failing: true) }
+                #expect(reruns() == 1)
+                // The next batches (one write each here) go straight to savepoints: a failure
+                // among them is not run twice.
+                let straight = GroupCommitter.savepointBatchesAfterAFailure
+                for number in 0..<straight - 1 { try await insert("after \(number)") }
+                await #expect(throws: DeliberateError()) { try await insert("failing again", failing: true) }
+                #expect(reruns() == 1)
+                // Then without savepoints again.
+                await #expect(throws: DeliberateError()) { try await insert("failing later", failing: true) }
+                #expect(reruns() == 2)
+
+                let names = try await itemNames(database)
+                #expect(names == (0..<20).map { "ok \($0)" } + (0..<straight - 1).map { "after \($0)" })
             }
         }
 
@@ -301,8 +334,10 @@ extension SQLiteDriverTests {
                 try await last.value
 
                 #expect(try await itemNames(database) == ["taken", "first", "last"])
-                #expect(firstRuns.value == 2, "the job run before the rollback is run again")
+                // Run without savepoints, again with them, and once more after SQLite's rollback.
+                #expect(firstRuns.value == 3, "the job run before the rollback is run again")
                 let after = database.statistics()
+                #expect(after.batchesRunAgainWithSavepoints == before.batchesRunAgainWithSavepoints + 1)
                 #expect(after.restartedTransactions == before.restartedTransactions + 1)
                 // The holding job's own commit, then one for the restarted batch.
                 #expect(after.commits == before.commits + 2)
@@ -445,8 +480,8 @@ extension SQLiteDriverTests {
             }
         }
 
-        /// Every write of a batch has a savepoint; their journals stay in memory (2), never in a
-        /// temporary file.
+        /// A batch run again with a savepoint per write keeps their journals in memory (2), never in
+        /// a temporary file.
         @Test func savepointJournalsStayInMemory() async throws {
             try await withDatabase { database, _ in
                 let written = try await database.write { connection in
