@@ -9,11 +9,15 @@
 /// SQL text that is not a literal must be spelled out with the `unsafeSQL:` label, which makes the
 /// one dangerous operation easy to find in review.
 public struct SQLQuery: Sendable, Hashable {
+    // Inlinable, like the interpolation below: every query is built by a repository in another
+    // module, and a generic call across modules asks the runtime for its types' metadata each time.
+    @usableFromInline
     enum Fragment: Sendable, Hashable {
         case sql(String)
         case bind(SQLValue)
     }
 
+    @usableFromInline
     private(set) var fragments: [Fragment]
 
     /// A query made of trusted SQL text with no binds (for example a migration's DDL).
@@ -21,6 +25,7 @@ public struct SQLQuery: Sendable, Hashable {
         fragments = [.sql(sql)]
     }
 
+    @usableFromInline
     init(fragments: [Fragment]) {
         self.fragments = fragments
     }
@@ -70,41 +75,50 @@ public struct SQLQuery: Sendable, Hashable {
 }
 
 extension SQLQuery: ExpressibleByStringInterpolation {
+    @inlinable
     public init(stringLiteral value: String) {
         fragments = [.sql(value)]
     }
 
+    @inlinable
     public init(stringInterpolation: StringInterpolation) {
         fragments = stringInterpolation.fragments
     }
 
     public struct StringInterpolation: StringInterpolationProtocol {
+        @usableFromInline
         var fragments: [Fragment] = []
 
+        @inlinable
         public init(literalCapacity: Int, interpolationCount: Int) {
             fragments.reserveCapacity(interpolationCount * 2 + 1)
         }
 
+        @inlinable
         public mutating func appendLiteral(_ literal: String) {
             if !literal.isEmpty { fragments.append(.sql(literal)) }
         }
 
         /// Binds a value.
+        @inlinable
         public mutating func appendInterpolation(_ value: some SQLBindable) {
             fragments.append(.bind(value.sqlValue))
         }
 
         /// Binds an optional value: `NULL` when it is `nil`.
+        @inlinable
         public mutating func appendInterpolation<Value: SQLBindable>(_ value: Value?) {
             fragments.append(.bind(value.sqlValue))
         }
 
         /// Embeds another query, with its binds.
+        @inlinable
         public mutating func appendInterpolation(_ query: SQLQuery) {
             fragments.append(contentsOf: query.fragments)
         }
 
         /// Embeds trusted SQL text (an identifier chosen by the program, never by a user).
+        @inlinable
         public mutating func appendInterpolation(unsafeSQL sql: String) {
             fragments.append(.sql(sql))
         }

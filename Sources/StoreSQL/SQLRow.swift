@@ -10,6 +10,7 @@ public struct SQLRow: Sendable, Hashable {
     }
 
     /// The raw value of the column named `name`.
+    @inlinable
     public func value(_ name: String) throws(DatabaseError) -> SQLValue {
         guard let index = columns.firstIndex(of: name) else {
             throw DatabaseError(kind: .decoding, code: "decoding", message: "no column named \(name)")
@@ -18,6 +19,7 @@ public struct SQLRow: Sendable, Hashable {
     }
 
     /// The column named `name` decoded as `T`.
+    @inlinable
     public func decode<T: SQLDecodable>(_ name: String, as type: T.Type = T.self) throws(DatabaseError) -> T {
         try T(sqlValue: value(name), column: name)
     }
@@ -29,6 +31,7 @@ public protocol SQLDecodable {
 }
 
 extension Int64: SQLDecodable {
+    @inlinable
     public init(sqlValue: SQLValue, column: String) throws(DatabaseError) {
         guard case .integer(let value) = sqlValue else { throw .decoding(column: column, expected: "an integer") }
         self = value
@@ -36,6 +39,7 @@ extension Int64: SQLDecodable {
 }
 
 extension Int: SQLDecodable {
+    @inlinable
     public init(sqlValue: SQLValue, column: String) throws(DatabaseError) {
         guard case .integer(let value) = sqlValue, let int = Int(exactly: value) else {
             throw .decoding(column: column, expected: "an integer")
@@ -45,6 +49,7 @@ extension Int: SQLDecodable {
 }
 
 extension Bool: SQLDecodable {
+    @inlinable
     public init(sqlValue: SQLValue, column: String) throws(DatabaseError) {
         guard case .integer(let value) = sqlValue, value == 0 || value == 1 else {
             throw .decoding(column: column, expected: "a flag (0 or 1)")
@@ -54,6 +59,7 @@ extension Bool: SQLDecodable {
 }
 
 extension String: SQLDecodable {
+    @inlinable
     public init(sqlValue: SQLValue, column: String) throws(DatabaseError) {
         guard case .text(let value) = sqlValue else { throw .decoding(column: column, expected: "text") }
         self = value
@@ -61,6 +67,7 @@ extension String: SQLDecodable {
 }
 
 extension Array: SQLDecodable where Element == UInt8 {
+    @inlinable
     public init(sqlValue: SQLValue, column: String) throws(DatabaseError) {
         guard case .blob(let value) = sqlValue else { throw .decoding(column: column, expected: "a blob") }
         self = value
@@ -68,6 +75,7 @@ extension Array: SQLDecodable where Element == UInt8 {
 }
 
 extension Optional: SQLDecodable where Wrapped: SQLDecodable {
+    @inlinable
     public init(sqlValue: SQLValue, column: String) throws(DatabaseError) {
         if case .null = sqlValue {
             self = .none

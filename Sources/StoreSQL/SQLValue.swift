@@ -28,34 +28,42 @@ public protocol SQLBindable: Sendable {
 }
 
 extension Int64: SQLBindable {
+    @inlinable
     public var sqlValue: SQLValue { .integer(self) }
 }
 
 extension Int: SQLBindable {
+    @inlinable
     public var sqlValue: SQLValue { .integer(Int64(self)) }
 }
 
 extension Int32: SQLBindable {
+    @inlinable
     public var sqlValue: SQLValue { .integer(Int64(self)) }
 }
 
 extension String: SQLBindable {
+    @inlinable
     public var sqlValue: SQLValue { .text(self) }
 }
 
 extension Substring: SQLBindable {
+    @inlinable
     public var sqlValue: SQLValue { .text(String(self)) }
 }
 
 extension Bool: SQLBindable {
+    @inlinable
     public var sqlValue: SQLValue { .integer(self ? 1 : 0) }
 }
 
 extension Array: SQLBindable where Element == UInt8 {
+    @inlinable
     public var sqlValue: SQLValue { .blob(self) }
 }
 
 extension Optional: SQLBindable where Wrapped: SQLBindable {
+    @inlinable
     public var sqlValue: SQLValue {
         switch self {
         case .none: .null
@@ -65,5 +73,6 @@ extension Optional: SQLBindable where Wrapped: SQLBindable {
 }
 
 extension SQLValue: SQLBindable {
+    @inlinable
     public var sqlValue: SQLValue { self }
 }
