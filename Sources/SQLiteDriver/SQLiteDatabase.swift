@@ -24,10 +24,11 @@ import StoreSQL
 ///
 /// **Writes (group commit).** The writer takes every queued write (up to
 /// ``Configuration/maxBatchSize``) and runs them in one `BEGIN IMMEDIATE … COMMIT` transaction. A
-/// write whose closure throws is rolled back and fails alone; the others go on: the batch runs first
-/// without savepoints, and when a write fails it is rolled back whole and run again with a savepoint
-/// per write, as are the next few batches (see `GroupCommitter.run`). So does a write that leaves a deferred foreign key unresolved (checked
-/// after each write), which would otherwise make the shared `COMMIT` fail. Callers are resumed only after `COMMIT` has returned, so a `write` that
+/// write whose closure throws is rolled back and fails alone; the others go on. So does a write that
+/// leaves a deferred foreign key unresolved (checked after each write), which would otherwise make
+/// the shared `COMMIT` fail. (The batch runs first without savepoints; when a write fails, it is
+/// rolled back whole and run again with a savepoint per write, as are the next few batches: see
+/// `GroupCommitter.run`.) Callers are resumed only after `COMMIT` has returned, so a `write` that
 /// returns is durable (with the default `synchronous=FULL`), and one commit (one `fsync`) serves the
 /// whole batch. If SQLite rolls back the whole transaction on its own (for example after
 /// `SQLITE_FULL`, `SQLITE_IOERR` or an `OR ROLLBACK` conflict), the write that hit it fails and the
