@@ -128,29 +128,25 @@ extension CheckoutRequest {
     }
 
     private static func method(_ fields: [(key: String, value: PlainJSON)]) -> PaymentMethodBody? {
-        var type: String?
-        var token: String?
-        for field in fields {
-            switch (field.key, field.value) {
-            case ("type", .string(let text)): type = text
-            case ("token", .string(let text)): token = text
-            default: return nil
-            }
-        }
-        return type.map { PaymentMethodBody(type: $0, token: token) }
+        guard let values = strings(fields, named: ["type", "token"]), let type = values[0] else { return nil }
+        return PaymentMethodBody(type: type, token: values[1])
     }
 
     private static func money(_ fields: [(key: String, value: PlainJSON)]) -> Money? {
-        var amount: String?
-        var code: String?
-        for field in fields {
-            switch (field.key, field.value) {
-            case ("amount", .string(let text)): amount = text
-            case ("currency", .string(let text)): code = text
-            default: return nil
-            }
-        }
-        guard let amount, let code, let currency = Currency(code: code) else { return nil }
+        guard let values = strings(fields, named: ["amount", "currency"]),
+            let amount = values[0], let code = values[1], let currency = Currency(code: code)
+        else { return nil }
         return try? Money(amount: amount, currency: currency)
+    }
+
+    /// The values of an object's fields, in the order of `names`, `nil` for one it lacks — or `nil`
+    /// when it has a field not named, or one whose value is not a string.
+    private static func strings(_ fields: [(key: String, value: PlainJSON)], named names: [String]) -> [String?]? {
+        var values = [String?](repeating: nil, count: names.count)
+        for field in fields {
+            guard let index = names.firstIndex(of: field.key), case .string(let text) = field.value else { return nil }
+            values[index] = text
+        }
+        return values
     }
 }
