@@ -6,7 +6,9 @@ import StoreSQL
 // Order placement transactions per second on SQLite (synchronous=FULL) and PostgreSQL, beside a raw
 // single-row insert on the same database in the same run. Each figure is measured one at a time
 // (every commit waits for the previous one) and with 64 callers in flight (group commit on SQLite,
-// the connection pool on PostgreSQL). Run with `make bench`.
+// the connection pool on PostgreSQL); and once more with 64 in flight where one order in four is
+// refused for want of stock, whose write fails inside a batch (on SQLite the batch then runs again
+// with a savepoint per write). Run with `make bench`.
 
 let orders = 2_000
 let inserts = 4_000
@@ -53,16 +55,20 @@ func benchmark(_ name: String, url: String) async throws -> [Figure] {
     try await database.sql.write { connection in
         try connection.executeScript("CREATE TABLE bench_rows (id BIGINT PRIMARY KEY, note TEXT NOT NULL)")
         try connection.execute("UPDATE products SET stock = 1000000")
+        // Sold out: a basket holding it is refused when the order is placed.
+        try connection.execute("UPDATE products SET stock = 0 WHERE id = 4")
     }
     // Shoppers with a basket of three lines and a promotion, prepared before the clock starts.
     let now = Date()
     guard let run10Code = PromotionCode("RUN10") else { fatalError("RUN10 is a valid code") }
     let run10 = try await database.promotions.promotion(run10Code)
     var attempts: [NewPaymentAttempt] = []
-    for index in 0..<(orders * 2) {
+    for index in 0..<(orders * 3) {
         let shopper = try await database.sessions.createAnonymousSession(
             tokenHash: Array("bench-\(index)".utf8), now: now, expiresAt: now.addingTimeInterval(3_600))
-        for product in [Int64(1), 2, 3] {
+        // In the third run, one basket in four holds the sold-out product.
+        let soldOut = index >= orders * 2 && index % 4 == 0
+        for product in soldOut ? [Int64(1), 2, 4] : [Int64(1), 2, 3] {
             _ = try await database.baskets.setQuantity(
                 Quantity(Int(product)) ?? .one, of: ProductID(product), for: shopper, now: now)
         }
@@ -78,7 +84,13 @@ func benchmark(_ name: String, url: String) async throws -> [Figure] {
     }
     let payments = database.payments
     let place: @Sendable (NewPaymentAttempt) async throws -> Void = { attempt in
-        guard case .reserved(let record) = try await payments.reserve(attempt, now: Date()) else {
+        let outcome: ReservationOutcome
+        do {
+            outcome = try await payments.reserve(attempt, now: Date())
+        } catch CheckoutError.outOfStock {
+            return
+        }
+        guard case .reserved(let record) = outcome else {
             throw BenchmarkError("an order was not reserved")
         }
         let order = record.order(id: .random(), cardBrand: nil, createdAt: Date())
@@ -107,6 +119,13 @@ func benchmark(_ name: String, url: String) async throws -> [Figure] {
         try await measure("\(name) order placement, \(inFlight) in flight", count: orders, concurrency: inFlight) {
             index in
             try await place(frozen[orders + index])
+        })
+    figures.append(
+        try await measure(
+            "\(name) order placement, \(inFlight) in flight, 1 in 4 refused (out of stock)", count: orders,
+            concurrency: inFlight
+        ) { index in
+            try await place(frozen[orders * 2 + index])
         })
     await database.close()
     return figures
