@@ -112,6 +112,41 @@ import Testing
         }
     }
 
+    @Test("a sale rebuilds the lists of its products' categories only; a product moved rebuilds both")
+    func saleTouchesItsCategories() throws {
+        var random = SplitMix64(seed: 20_261_206)
+        var products = try (1...200).map { try Self.product($0, &random) }
+        let first = Catalog.Snapshot(generation: 1, products: products, categories: Self.categories)
+        let before = try CatalogCache.build(first)
+
+        // A sale: one product's stock.
+        let sold = try #require(products.indices.first { products[$0].stock > 0 })
+        products[sold].stock -= 1
+        let afterSale = Catalog.Snapshot(generation: 2, products: products, categories: Self.categories)
+        let sale = try CatalogCache.build(afterSale, reusing: before)
+        try Self.expectEncoded(sale, afterSale)
+        for name in Self.categories {
+            let kept = sale.categoryJSON[name]?.prepared === before.categoryJSON[name]?.prepared
+            #expect(kept == (name != products[sold].category), "\(name)")
+        }
+
+        // A product moved to another category, in the same place: both lists change, rightly.
+        let moved = try #require(products.indices.first { products[$0].category != products[sold].category })
+        let from = products[moved].category
+        products[moved].category = products[sold].category
+        let afterMove = Catalog.Snapshot(generation: 3, products: products, categories: Self.categories)
+        let move = try CatalogCache.build(afterMove, reusing: sale)
+        try Self.expectEncoded(move, afterMove)
+        #expect(move.categoryJSON[from]?.prepared !== sale.categoryJSON[from]?.prepared)
+        #expect(
+            move.categoryJSON[products[sold].category]?.prepared
+                !== sale.categoryJSON[products[sold].category]?.prepared)
+
+        // A category more: every list is the encoder's again.
+        let widened = Catalog.Snapshot(generation: 4, products: products, categories: Self.categories + ["new"])
+        try Self.expectEncoded(try CatalogCache.build(widened, reusing: move), widened)
+    }
+
     @Test("an empty catalog is empty lists")
     func empty() throws {
         let snapshot = Catalog.Snapshot(generation: 1, products: [], categories: [])

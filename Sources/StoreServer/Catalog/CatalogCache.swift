@@ -109,6 +109,10 @@ struct ProductDocuments: Sendable {
     private(set) var list = CatalogCache.emptyList
     /// The list of each category's, for every category of the snapshot.
     private(set) var category: [String: Document] = [:]
+    /// The categories of the snapshot, in its order.
+    private var categoryNames: [String] = []
+    /// Where each category's products are in `ordered`, in order.
+    private var members: [String: [Int]] = [:]
 
     init() {}
 
@@ -156,9 +160,23 @@ struct ProductDocuments: Sendable {
             for (product, document) in zip(products, ordered) { byID[product.id] = document }
         }
         list = Document(list: ordered)
-        var members: [String: [Document]] = [:]
-        for (product, document) in zip(products, ordered) { members[product.category, default: []].append(document) }
-        for name in snapshot.categories { category[name] = Document(list: members[name] ?? []) }
+        categoryNames = snapshot.categories
+        if let previous, sameProducts, previous.categoryNames == snapshot.categories,
+            encoded.allSatisfy({ previous.products[$0].category == products[$0].category })
+        {
+            // A sale, or an edit that moved nothing: every product in its place and its category, so
+            // only the lists of the categories holding a product encoded again change.
+            members = previous.members
+            category = previous.category
+            for name in Set(encoded.map { products[$0].category }) where category[name] != nil {
+                category[name] = Document(list: (members[name] ?? []).map { ordered[$0] })
+            }
+        } else {
+            for (index, product) in products.enumerated() { members[product.category, default: []].append(index) }
+            for name in snapshot.categories {
+                category[name] = Document(list: (members[name] ?? []).map { ordered[$0] })
+            }
+        }
     }
 }
 
