@@ -167,13 +167,7 @@ struct GroupCommitter {
     /// Runs every job in one transaction without savepoints, commits and reports; stops at the first
     /// job that fails.
     private func runTogether(_ jobs: [WriteJob]) -> TogetherOutcome {
-        do {
-            try retryingTransient { () throws(DatabaseError) in try connection.runControl("BEGIN IMMEDIATE") }
-        } catch {
-            connection.rollbackIfInTransaction()
-            report(successes: [], failures: jobs.indices.map { (index: $0, error: error as any Error) }, jobs: jobs)
-            return .finished
-        }
+        guard begin(pending: Array(jobs.indices), failures: [], jobs: jobs) else { return .finished }
         var successes: [(index: Int, report: @Sendable () -> Void)] = []
         successes.reserveCapacity(jobs.count)
         for index in jobs.indices {
@@ -190,19 +184,44 @@ struct GroupCommitter {
             }
             successes.append((index, report))
         }
+        commit(successes, failures: [], jobs: jobs)
+        return .finished
+    }
+
+    /// `BEGIN IMMEDIATE`, tried again while busy. If it fails, every job of `pending` fails with its
+    /// error, all is reported with the earlier `failures`, and this returns `false`.
+    private func begin(pending: [Int], failures: [(index: Int, error: any Error)], jobs: [WriteJob]) -> Bool {
+        do {
+            try retryingTransient { () throws(DatabaseError) in try connection.runControl("BEGIN IMMEDIATE") }
+            return true
+        } catch {
+            connection.rollbackIfInTransaction()
+            report(
+                successes: [], failures: failures + pending.map { (index: $0, error: error as any Error) }, jobs: jobs)
+            return false
+        }
+    }
+
+    /// `COMMIT`, tried again while busy, then the report: the successes get their values — or, if the
+    /// commit failed, its error, and nothing of the batch is kept; `failures` keep their own errors.
+    private func commit(
+        _ successes: [(index: Int, report: @Sendable () -> Void)], failures: [(index: Int, error: any Error)],
+        jobs: [WriteJob]
+    ) {
         do {
             try retryingTransient { () throws(DatabaseError) in try connection.runControl("COMMIT") }
         } catch {
             connection.rollbackIfInTransaction()
-            report(successes: [], failures: successes.map { (index: $0.index, error: error as any Error) }, jobs: jobs)
-            return .finished
+            report(
+                successes: [], failures: failures + successes.map { (index: $0.index, error: error as any Error) },
+                jobs: jobs)
+            return
         }
         statistics.withLock { statistics in
             statistics.commits += 1
             statistics.largestCommittedBatch = max(statistics.largestCommittedBatch, successes.count)
         }
-        report(successes: successes, failures: [], jobs: jobs)
-        return .finished
+        report(successes: successes, failures: failures, jobs: jobs)
     }
 
     /// Runs `jobs` in one transaction, each inside a savepoint of its own, and reports to every
@@ -225,14 +244,7 @@ struct GroupCommitter {
                 report(successes: [], failures: failures, jobs: jobs)
                 return
             }
-            do {
-                try retryingTransient { () throws(DatabaseError) in try connection.runControl("BEGIN IMMEDIATE") }
-            } catch {
-                connection.rollbackIfInTransaction()
-                failures += pending.map { (index: $0, error: error as any Error) }
-                report(successes: [], failures: failures, jobs: jobs)
-                return
-            }
+            guard begin(pending: pending, failures: failures, jobs: jobs) else { return }
 
             var successes: [(index: Int, report: @Sendable () -> Void)] = []
             var restart = false
@@ -275,19 +287,7 @@ struct GroupCommitter {
                 report(successes: [], failures: failures, jobs: jobs)
                 return
             }
-            do {
-                try retryingTransient { () throws(DatabaseError) in try connection.runControl("COMMIT") }
-            } catch {
-                connection.rollbackIfInTransaction()
-                failures += successes.map { (index: $0.index, error: error as any Error) }
-                report(successes: [], failures: failures, jobs: jobs)
-                return
-            }
-            statistics.withLock { statistics in
-                statistics.commits += 1
-                statistics.largestCommittedBatch = max(statistics.largestCommittedBatch, successes.count)
-            }
-            report(successes: successes, failures: failures, jobs: jobs)
+            commit(successes, failures: failures, jobs: jobs)
             return
         }
     }
