@@ -9,7 +9,7 @@ import CheckoutKit
 /// anything after the object. A caller that gets `nil` hands the body to `JSONDecoder`, which
 /// reads every JSON and says what is wrong; so whatever this reader accepts must mean to the
 /// caller exactly what it means to `JSONDecoder`, and a test compares the two.
-enum PlainJSON: Equatable {
+enum PlainJSON {
     case string(String)
     case object([(key: String, value: PlainJSON)])
 
@@ -23,14 +23,6 @@ enum PlainJSON: Equatable {
         guard case .object(let members)? = reader.object(depth: 1) else { return nil }
         reader.skipSpace()
         return reader.atEnd ? members : nil
-    }
-
-    static func == (left: PlainJSON, right: PlainJSON) -> Bool {
-        switch (left, right) {
-        case (.string(let a), .string(let b)): a == b
-        case (.object(let a), .object(let b)): a.elementsEqual(b) { $0.key == $1.key && $0.value == $1.value }
-        default: false
-        }
     }
 
     private struct Reader {
