@@ -20,6 +20,8 @@ function init(args)
       end
       index = index + 1
    end
+   -- Another wrk beside this one (two servers, one wrk each) passes its own prefix.
+   key_prefix = os.getenv("CHECKOUT_KEY_PREFIX") or "bench"
    next_shopper = 1
    created, replayed, other, exhausted = 0, 0, 0, 0
 end
@@ -35,7 +37,7 @@ function request()
       .. shopper.total .. '","currency":"EUR"}}'
    local headers = {
       ["Authorization"] = "Bearer " .. shopper.token,
-      ["Idempotency-Key"] = "bench-" .. id .. "-" .. next_shopper,
+      ["Idempotency-Key"] = key_prefix .. "-" .. id .. "-" .. next_shopper,
       ["Content-Type"] = "application/json",
    }
    return wrk.format("POST", "/api/checkout", headers, body)

@@ -3,7 +3,8 @@
 # (wrk, benchmarks/checkout.lua), on SQLite (WAL, synchronous=FULL) and on PostgreSQL 15, each
 # beside the raw single-row commit rate of the same database measured in the same run; and on
 # SQLite once more with 10,000 more products in the catalog (CheckoutBenchmark's
-# CHECKOUT_CATALOG_EXTRA), whose stock every sale changes.
+# CHECKOUT_CATALOG_EXTRA), whose stock every sale changes; and on PostgreSQL once more with two
+# servers on one database, each driven by a wrk of its own with half the connections and shoppers.
 #
 #   scripts/bench-checkout.sh            (STORE_BENCH_POSTGRES_URL: an existing server to use;
 #                                         STORE_BENCH_BIN: release binaries built elsewhere, e.g.
@@ -26,8 +27,10 @@ fi
 source scripts/lib/store-server.sh
 work="$(mktemp -d /tmp/store-bench-checkout.XXXXXX)"
 pg_dir=""
+first_store_pid=""
 cleanup() {
     stop_store
+    if [ -n "$first_store_pid" ]; then kill -KILL "$first_store_pid" 2>/dev/null || true; fi
     if [ -n "$pg_dir" ]; then scripts/postgres-cluster.sh stop "$pg_dir"; fi
     rm -rf "$work"
 }
@@ -51,9 +54,10 @@ pg_cpu_ticks() {
     echo "$total"
 }
 
-# Round trips to the database server so far, from the store's /metrics (empty on SQLite).
+# Round trips to the database server so far, from the store's /metrics (empty on SQLite); of the
+# server at $1 (default: the one started last).
 round_trips() {
-    curl -sf "$STORE_URL/metrics" | awk '$1 == "store_database_round_trips_total" { print $2 }'
+    curl -sf "${1:-$STORE_URL}/metrics" | awk '$1 == "store_database_round_trips_total" { print $2 }'
 }
 
 # SQLite's commits and the writes they carried so far, "COMMITS WRITES" (empty on PostgreSQL).
@@ -118,3 +122,59 @@ if [ -z "$pg_url" ]; then
     pg_url="$(scripts/postgres-cluster.sh start "$pg_dir" "$(free_port)")"
 fi
 run_case "PostgreSQL 15" "$pg_url"
+
+# Two servers on one PostgreSQL database (BEHAVIOUR §15.5), on a database of their own: one wrk
+# each, with half the connections and every other shopper, started together; their paid checkouts
+# are added up.
+run_two_servers() {
+    local name="$1" url="$2"
+    local tokens="$work/tokens-two" half=$((connections / 2))
+    echo "== checkout: $name"
+    "$bin/CheckoutBenchmark" "$url" "$shoppers" "$tokens"
+    awk 'NR % 2 == 1' "$tokens" >"$tokens-1"
+    awk 'NR % 2 == 0' "$tokens" >"$tokens-2"
+    mkdir -p "$work/server-1" "$work/server-2"
+    start_store "$bin/store" "$work/server-1" --database "$url"
+    first_store_pid="$STORE_PID"
+    local first_url="$STORE_URL"
+    start_store "$bin/store" "$work/server-2" --database "$url"
+    local ticks_before trips_before pg_before
+    ticks_before=$(($(cpu_ticks "$first_store_pid") + $(cpu_ticks "$STORE_PID")))
+    trips_before=$(($(round_trips "$first_url") + $(round_trips)))
+    pg_before="$(pg_cpu_ticks "$name")"
+    CHECKOUT_TOKENS="$tokens-1" CHECKOUT_THREADS=1 CHECKOUT_KEY_PREFIX=bench-first \
+        wrk -t1 -c"$half" -d"$duration" --latency -s benchmarks/checkout.lua "$first_url/" >"$work/wrk-two-1" &
+    local first_wrk=$!
+    CHECKOUT_TOKENS="$tokens-2" CHECKOUT_THREADS=1 CHECKOUT_KEY_PREFIX=bench-second \
+        wrk -t1 -c"$half" -d"$duration" --latency -s benchmarks/checkout.lua "$STORE_URL/" >"$work/wrk-two-2"
+    wait "$first_wrk"
+    local ticks_after trips_after pg_after
+    ticks_after=$(($(cpu_ticks "$first_store_pid") + $(cpu_ticks "$STORE_PID")))
+    trips_after=$(($(round_trips "$first_url") + $(round_trips)))
+    pg_after="$(pg_cpu_ticks "$name")"
+    stop_store
+    STORE_PID="$first_store_pid"
+    first_store_pid=""
+    stop_store
+    local paid=0 part file seconds="${duration%s}"
+    for file in "$work/wrk-two-1" "$work/wrk-two-2"; do
+        grep -E "^checkouts:|Socket errors|Non-2xx" "$file" || true
+        if ! grep -q " 0 requests after the shoppers ran out" "$file"; then
+            echo "warning: every shopper had paid before the run ended: the rate below is a floor (raise CHECKOUT_SHOPPERS)" >&2
+        fi
+        part="$(sed -n 's/^checkouts: \([0-9]*\) paid.*/\1/p' "$file")"
+        paid=$((paid + part))
+    done
+    local per=$((paid > 0 ? paid : 1)) own=""
+    if [ -n "$pg_before" ] && [ -n "$pg_after" ]; then
+        own=", PostgreSQL's own CPU $(((pg_after - pg_before) * 1000000 / $(getconf CLK_TCK) / per)) µs per checkout"
+    fi
+    echo "$name: $((paid / seconds)) durable checkouts/s ($paid paid in $duration, 2 × $half connections)," \
+        "p99 $(awk '$1 == "99%" { print $2 }' "$work/wrk-two-1") and $(awk '$1 == "99%" { print $2 }' "$work/wrk-two-2")," \
+        "the two servers' CPU $(((ticks_after - ticks_before) * 1000000 / $(getconf CLK_TCK) / per)) µs per checkout," \
+        "$(awk -v d="$((trips_after - trips_before))" -v n="$per" 'BEGIN { printf "%.1f", d / n }') database round trips per checkout$own"
+}
+
+two_url="${pg_url%/*}/store_bench_two"
+psql -X -q "$pg_url" -v ON_ERROR_STOP=1 -c "SET client_min_messages TO warning" -c "DROP DATABASE IF EXISTS store_bench_two" -c "CREATE DATABASE store_bench_two" >/dev/null
+run_two_servers "PostgreSQL 15, two servers" "$two_url"
