@@ -342,6 +342,11 @@ public final class SQLiteDatabase: SQLDatabase {
         try await write { connection in try Self.sqliteConnection(connection).settings() }
     }
 
+    /// The writer's WAL writes so far (asked and made), or `nil` when they are not gathered.
+    public func writerWALWrites() async throws -> SQLiteWALWrites? {
+        try await write { connection in try Self.sqliteConnection(connection).walWrites() }
+    }
+
     /// The settings a reader connection reports (read back with `PRAGMA`s).
     public func readerSettings() async throws -> SQLiteSettings {
         try await read { connection in try Self.sqliteConnection(connection).settings() }

@@ -60,3 +60,15 @@ extension Duration {
         return Int32(clamping: total)
     }
 }
+
+/// A writer connection's WAL writes: those SQLite asked for (two a page: the frame's header, then
+/// the page) and those made to the file, gathered until SQLite syncs or reads the file.
+public struct SQLiteWALWrites: Sendable, Hashable {
+    public var asked: Int64
+    public var made: Int64
+
+    public init(asked: Int64, made: Int64) {
+        self.asked = asked
+        self.made = made
+    }
+}
