@@ -55,7 +55,7 @@ static inline int csqlite_disable_memory_statistics(void) {
 #define CSQLITE_GATHERED_WAL_CAPACITY (64 * 1024)
 
 typedef struct csqlite_gathered_wal {
-    sqlite3_file base;          /* pMethods: csqlite_gathered_wal_methods */
+    sqlite3_file base;          /* pMethods: the VFS data's methods (csqlite_gathered_wal_vfs_data) */
     sqlite3_file *file;         /* the default VFS's file, in the memory after this struct */
     unsigned char *buffer;      /* CSQLITE_GATHERED_WAL_CAPACITY bytes, allocated at the first write */
     sqlite3_int64 start;        /* the file offset of buffer[0] */
