@@ -81,11 +81,22 @@ static inline int csqlite_gathered_wal_close(sqlite3_file *base) {
     return rc != SQLITE_OK ? rc : closed;
 }
 
+/* The default VFS's file under `base`. */
+static inline sqlite3_file *csqlite_gathered_wal_inner(sqlite3_file *base) {
+    return ((csqlite_gathered_wal *)base)->file;
+}
+
+/* The default VFS's file under `base`, once what was gathered is written to it; NULL, with the
+   error in *rc, when that write failed. */
+static inline sqlite3_file *csqlite_gathered_wal_flushed(sqlite3_file *base, int *rc) {
+    *rc = csqlite_gathered_wal_flush((csqlite_gathered_wal *)base);
+    return *rc == SQLITE_OK ? csqlite_gathered_wal_inner(base) : 0;
+}
+
 static inline int csqlite_gathered_wal_read(sqlite3_file *base, void *out, int amount, sqlite3_int64 offset) {
-    csqlite_gathered_wal *wal = (csqlite_gathered_wal *)base;
-    int rc = csqlite_gathered_wal_flush(wal);
-    if (rc != SQLITE_OK) return rc;
-    return wal->file->pMethods->xRead(wal->file, out, amount, offset);
+    int rc;
+    sqlite3_file *file = csqlite_gathered_wal_flushed(base, &rc);
+    return file ? file->pMethods->xRead(file, out, amount, offset) : rc;
 }
 
 static inline int csqlite_gathered_wal_write(sqlite3_file *base, const void *bytes, int amount,
@@ -111,57 +122,53 @@ static inline int csqlite_gathered_wal_write(sqlite3_file *base, const void *byt
 }
 
 static inline int csqlite_gathered_wal_truncate(sqlite3_file *base, sqlite3_int64 size) {
-    csqlite_gathered_wal *wal = (csqlite_gathered_wal *)base;
-    int rc = csqlite_gathered_wal_flush(wal);
-    if (rc != SQLITE_OK) return rc;
-    return wal->file->pMethods->xTruncate(wal->file, size);
+    int rc;
+    sqlite3_file *file = csqlite_gathered_wal_flushed(base, &rc);
+    return file ? file->pMethods->xTruncate(file, size) : rc;
 }
 
 static inline int csqlite_gathered_wal_sync(sqlite3_file *base, int flags) {
-    csqlite_gathered_wal *wal = (csqlite_gathered_wal *)base;
-    int rc = csqlite_gathered_wal_flush(wal);
-    if (rc != SQLITE_OK) return rc;
-    return wal->file->pMethods->xSync(wal->file, flags);
+    int rc;
+    sqlite3_file *file = csqlite_gathered_wal_flushed(base, &rc);
+    return file ? file->pMethods->xSync(file, flags) : rc;
 }
 
 static inline int csqlite_gathered_wal_file_size(sqlite3_file *base, sqlite3_int64 *size) {
-    csqlite_gathered_wal *wal = (csqlite_gathered_wal *)base;
-    int rc = csqlite_gathered_wal_flush(wal);
-    if (rc != SQLITE_OK) return rc;
-    return wal->file->pMethods->xFileSize(wal->file, size);
+    int rc;
+    sqlite3_file *file = csqlite_gathered_wal_flushed(base, &rc);
+    return file ? file->pMethods->xFileSize(file, size) : rc;
+}
+
+/* Whatever a file control does to the file, it sees every byte written. */
+static inline int csqlite_gathered_wal_file_control(sqlite3_file *base, int op, void *argument) {
+    int rc;
+    sqlite3_file *file = csqlite_gathered_wal_flushed(base, &rc);
+    return file ? file->pMethods->xFileControl(file, op, argument) : rc;
 }
 
 static inline int csqlite_gathered_wal_lock(sqlite3_file *base, int level) {
-    csqlite_gathered_wal *wal = (csqlite_gathered_wal *)base;
-    return wal->file->pMethods->xLock(wal->file, level);
+    sqlite3_file *file = csqlite_gathered_wal_inner(base);
+    return file->pMethods->xLock(file, level);
 }
 
 static inline int csqlite_gathered_wal_unlock(sqlite3_file *base, int level) {
-    csqlite_gathered_wal *wal = (csqlite_gathered_wal *)base;
-    return wal->file->pMethods->xUnlock(wal->file, level);
+    sqlite3_file *file = csqlite_gathered_wal_inner(base);
+    return file->pMethods->xUnlock(file, level);
 }
 
 static inline int csqlite_gathered_wal_check_reserved_lock(sqlite3_file *base, int *reserved) {
-    csqlite_gathered_wal *wal = (csqlite_gathered_wal *)base;
-    return wal->file->pMethods->xCheckReservedLock(wal->file, reserved);
-}
-
-static inline int csqlite_gathered_wal_file_control(sqlite3_file *base, int op, void *argument) {
-    csqlite_gathered_wal *wal = (csqlite_gathered_wal *)base;
-    /* Whatever a file control does to the file, it sees every byte written. */
-    int rc = csqlite_gathered_wal_flush(wal);
-    if (rc != SQLITE_OK) return rc;
-    return wal->file->pMethods->xFileControl(wal->file, op, argument);
+    sqlite3_file *file = csqlite_gathered_wal_inner(base);
+    return file->pMethods->xCheckReservedLock(file, reserved);
 }
 
 static inline int csqlite_gathered_wal_sector_size(sqlite3_file *base) {
-    csqlite_gathered_wal *wal = (csqlite_gathered_wal *)base;
-    return wal->file->pMethods->xSectorSize(wal->file);
+    sqlite3_file *file = csqlite_gathered_wal_inner(base);
+    return file->pMethods->xSectorSize(file);
 }
 
 static inline int csqlite_gathered_wal_device_characteristics(sqlite3_file *base) {
-    csqlite_gathered_wal *wal = (csqlite_gathered_wal *)base;
-    return wal->file->pMethods->xDeviceCharacteristics(wal->file);
+    sqlite3_file *file = csqlite_gathered_wal_inner(base);
+    return file->pMethods->xDeviceCharacteristics(file);
 }
 
 /* What the VFS keeps: the default VFS it wraps and the WAL files' methods. */
@@ -169,6 +176,11 @@ typedef struct csqlite_gathered_wal_vfs_data {
     sqlite3_vfs *underlying;
     sqlite3_io_methods methods;
 } csqlite_gathered_wal_vfs_data;
+
+/* The default VFS under `vfs`. */
+static inline sqlite3_vfs *csqlite_gathered_wal_underlying(sqlite3_vfs *vfs) {
+    return ((csqlite_gathered_wal_vfs_data *)vfs->pAppData)->underlying;
+}
 
 static inline int csqlite_gathered_wal_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *base, int flags,
                                             int *outFlags) {
@@ -191,62 +203,62 @@ static inline int csqlite_gathered_wal_open(sqlite3_vfs *vfs, const char *name, 
 }
 
 static inline int csqlite_gathered_wal_delete(sqlite3_vfs *vfs, const char *name, int syncDirectory) {
-    sqlite3_vfs *underlying = ((csqlite_gathered_wal_vfs_data *)vfs->pAppData)->underlying;
+    sqlite3_vfs *underlying = csqlite_gathered_wal_underlying(vfs);
     return underlying->xDelete(underlying, name, syncDirectory);
 }
 
 static inline int csqlite_gathered_wal_access(sqlite3_vfs *vfs, const char *name, int flags, int *result) {
-    sqlite3_vfs *underlying = ((csqlite_gathered_wal_vfs_data *)vfs->pAppData)->underlying;
+    sqlite3_vfs *underlying = csqlite_gathered_wal_underlying(vfs);
     return underlying->xAccess(underlying, name, flags, result);
 }
 
 static inline int csqlite_gathered_wal_full_pathname(sqlite3_vfs *vfs, const char *name, int size, char *out) {
-    sqlite3_vfs *underlying = ((csqlite_gathered_wal_vfs_data *)vfs->pAppData)->underlying;
+    sqlite3_vfs *underlying = csqlite_gathered_wal_underlying(vfs);
     return underlying->xFullPathname(underlying, name, size, out);
 }
 
 static inline void *csqlite_gathered_wal_dl_open(sqlite3_vfs *vfs, const char *name) {
-    sqlite3_vfs *underlying = ((csqlite_gathered_wal_vfs_data *)vfs->pAppData)->underlying;
+    sqlite3_vfs *underlying = csqlite_gathered_wal_underlying(vfs);
     return underlying->xDlOpen(underlying, name);
 }
 
 static inline void csqlite_gathered_wal_dl_error(sqlite3_vfs *vfs, int size, char *out) {
-    sqlite3_vfs *underlying = ((csqlite_gathered_wal_vfs_data *)vfs->pAppData)->underlying;
+    sqlite3_vfs *underlying = csqlite_gathered_wal_underlying(vfs);
     underlying->xDlError(underlying, size, out);
 }
 
 static inline void (*csqlite_gathered_wal_dl_sym(sqlite3_vfs *vfs, void *library, const char *symbol))(void) {
-    sqlite3_vfs *underlying = ((csqlite_gathered_wal_vfs_data *)vfs->pAppData)->underlying;
+    sqlite3_vfs *underlying = csqlite_gathered_wal_underlying(vfs);
     return underlying->xDlSym(underlying, library, symbol);
 }
 
 static inline void csqlite_gathered_wal_dl_close(sqlite3_vfs *vfs, void *library) {
-    sqlite3_vfs *underlying = ((csqlite_gathered_wal_vfs_data *)vfs->pAppData)->underlying;
+    sqlite3_vfs *underlying = csqlite_gathered_wal_underlying(vfs);
     underlying->xDlClose(underlying, library);
 }
 
 static inline int csqlite_gathered_wal_randomness(sqlite3_vfs *vfs, int size, char *out) {
-    sqlite3_vfs *underlying = ((csqlite_gathered_wal_vfs_data *)vfs->pAppData)->underlying;
+    sqlite3_vfs *underlying = csqlite_gathered_wal_underlying(vfs);
     return underlying->xRandomness(underlying, size, out);
 }
 
 static inline int csqlite_gathered_wal_sleep(sqlite3_vfs *vfs, int microseconds) {
-    sqlite3_vfs *underlying = ((csqlite_gathered_wal_vfs_data *)vfs->pAppData)->underlying;
+    sqlite3_vfs *underlying = csqlite_gathered_wal_underlying(vfs);
     return underlying->xSleep(underlying, microseconds);
 }
 
 static inline int csqlite_gathered_wal_current_time(sqlite3_vfs *vfs, double *now) {
-    sqlite3_vfs *underlying = ((csqlite_gathered_wal_vfs_data *)vfs->pAppData)->underlying;
+    sqlite3_vfs *underlying = csqlite_gathered_wal_underlying(vfs);
     return underlying->xCurrentTime(underlying, now);
 }
 
 static inline int csqlite_gathered_wal_get_last_error(sqlite3_vfs *vfs, int size, char *out) {
-    sqlite3_vfs *underlying = ((csqlite_gathered_wal_vfs_data *)vfs->pAppData)->underlying;
+    sqlite3_vfs *underlying = csqlite_gathered_wal_underlying(vfs);
     return underlying->xGetLastError != 0 ? underlying->xGetLastError(underlying, size, out) : 0;
 }
 
 static inline int csqlite_gathered_wal_current_time_int64(sqlite3_vfs *vfs, sqlite3_int64 *now) {
-    sqlite3_vfs *underlying = ((csqlite_gathered_wal_vfs_data *)vfs->pAppData)->underlying;
+    sqlite3_vfs *underlying = csqlite_gathered_wal_underlying(vfs);
     if (underlying->iVersion >= 2 && underlying->xCurrentTimeInt64 != 0) {
         return underlying->xCurrentTimeInt64(underlying, now);
     }
