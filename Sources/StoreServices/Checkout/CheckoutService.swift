@@ -295,9 +295,11 @@ package struct CheckoutService: Sendable {
     }
 
     /// The result of `operation`, or ``ProviderError/timedOut`` when it takes longer than `timeout`
-    /// (the operation itself is left to finish on its own; the timer ends as soon as it answers).
+    /// (the operation itself is left to finish on its own; its deadline is cancelled as soon as it
+    /// answers).
     ///
-    /// - Parameter sleep: how the timer waits (tests watch it being cancelled).
+    /// - Parameter timer: the thread that keeps the deadline (tests give one of their own and watch
+    ///   it hold nothing after an answer).
     package static func withDeadline<Value: Sendable>(
         _ timeout: Duration,
         timer: DeadlineTimer = .shared,
