@@ -70,6 +70,20 @@ free_port() {
     python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
+# Shows the summary lines of the wrk output $1, and warns when every shopper had paid before the
+# run ended.
+show_wrk() {
+    grep -E "^checkouts:|Socket errors|Non-2xx" "$1" || true
+    if ! grep -q " 0 requests after the shoppers ran out" "$1"; then
+        echo "warning: every shopper had paid before the run ended: the rate below is a floor (raise CHECKOUT_SHOPPERS)" >&2
+    fi
+}
+
+# The checkouts paid in the wrk output $1.
+paid_in() {
+    sed -n 's/^checkouts: \([0-9]*\) paid.*/\1/p' "$1"
+}
+
 run_case() {
     local name="$1" url="$2"
     local tokens="$work/tokens-$name"
@@ -90,14 +104,11 @@ run_case() {
     group_after="$(group_commits)"
     stop_store
     local paid p50 p99 seconds
-    paid="$(sed -n 's/^checkouts: \([0-9]*\) paid.*/\1/p' "$work/wrk-$name")"
+    paid="$(paid_in "$work/wrk-$name")"
     p50="$(awk '$1 == "50%" { print $2 }' "$work/wrk-$name")"
     p99="$(awk '$1 == "99%" { print $2 }' "$work/wrk-$name")"
     seconds="${duration%s}"
-    grep -E "^checkouts:|Socket errors|Non-2xx" "$work/wrk-$name" || true
-    if ! grep -q " 0 requests after the shoppers ran out" "$work/wrk-$name"; then
-        echo "warning: every shopper had paid before the run ended: the rate below is a floor (raise CHECKOUT_SHOPPERS)" >&2
-    fi
+    show_wrk "$work/wrk-$name"
     local cpu_us=$(( (ticks_after - ticks_before) * 1000000 / $(getconf CLK_TCK) / (paid > 0 ? paid : 1) ))
     local trips=""
     if [ -n "$trips_before" ] && [ -n "$trips_after" ] && [ "$paid" -gt 0 ]; then
@@ -158,11 +169,8 @@ run_two_servers() {
     stop_store
     local paid=0 part file seconds="${duration%s}"
     for file in "$work/wrk-two-1" "$work/wrk-two-2"; do
-        grep -E "^checkouts:|Socket errors|Non-2xx" "$file" || true
-        if ! grep -q " 0 requests after the shoppers ran out" "$file"; then
-            echo "warning: every shopper had paid before the run ended: the rate below is a floor (raise CHECKOUT_SHOPPERS)" >&2
-        fi
-        part="$(sed -n 's/^checkouts: \([0-9]*\) paid.*/\1/p' "$file")"
+        show_wrk "$file"
+        part="$(paid_in "$file")"
         paid=$((paid + part))
     done
     local per=$((paid > 0 ? paid : 1)) own=""
