@@ -34,6 +34,13 @@ import Testing
             stock: Int.random(in: 0...500, using: &random))
     }
 
+    /// `count` random products (ids 1…count) from `seed`, and the generator to go on with.
+    static func catalog(seed: UInt64, count: Int64) throws -> (SplitMix64, [Product]) {
+        var random = SplitMix64(seed: seed)
+        let products = try (1...count).map { try product($0, &random) }
+        return (random, products)
+    }
+
     /// Every document of `documents` against the encoder's bytes for `snapshot`.
     static func expectEncoded(_ documents: CatalogCache.Documents, _ snapshot: Catalog.Snapshot) throws {
         let encoder = StoreJSON.encoder
@@ -66,8 +73,7 @@ import Testing
 
     @Test("a changed product is encoded again, an unchanged one keeps its document, the lists are the encoder's")
     func incremental() throws {
-        var random = SplitMix64(seed: 20_261_205)
-        var products = try (1...60).map { try Self.product($0, &random) }
+        var (random, products) = try Self.catalog(seed: 20_261_205, count: 60)
         var snapshot = Catalog.Snapshot(generation: 1, products: products, categories: Self.categories)
         var documents = try CatalogCache.build(snapshot)
         try Self.expectEncoded(documents, snapshot)
@@ -114,8 +120,7 @@ import Testing
 
     @Test("a sale rebuilds the lists of its products' categories only; a product moved rebuilds both")
     func saleTouchesItsCategories() throws {
-        var random = SplitMix64(seed: 20_261_206)
-        var products = try (1...200).map { try Self.product($0, &random) }
+        var products = try Self.catalog(seed: 20_261_206, count: 200).1
         let first = Catalog.Snapshot(generation: 1, products: products, categories: Self.categories)
         let before = try CatalogCache.build(first)
 
