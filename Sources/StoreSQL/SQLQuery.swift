@@ -33,29 +33,50 @@ public struct SQLQuery: Sendable, Hashable {
     /// The SQL text for `dialect`, with numbered placeholders, and the values to bind in order.
     public func rendered(for dialect: SQLDialect) -> (sql: String, bindings: [SQLValue]) {
         // Every statement a request runs is rendered: the text's length is counted first, so the
-        // text is allocated once, and placeholders up to ?64 are spelled once per process.
+        // text is written once, straight into the string's own storage, each fragment with one
+        // copy; placeholders up to ?64 are spelled once per process.
         var length = 0
         var bindCount = 0
         for fragment in fragments {
             switch fragment {
             case .sql(let text): length += text.utf8.count
-            case .bind: bindCount += 1
+            case .bind:
+                bindCount += 1
+                length += dialect.placeholder(bindCount).utf8.count
             }
         }
-        var sql: [UInt8] = []
-        sql.reserveCapacity(length + bindCount * 4)
         var bindings: [SQLValue] = []
         bindings.reserveCapacity(bindCount)
-        for fragment in fragments {
-            switch fragment {
-            case .sql(let text):
-                sql.append(contentsOf: text.utf8)
-            case .bind(let value):
-                bindings.append(value)
-                sql.append(contentsOf: dialect.placeholder(bindings.count).utf8)
+        let sql = String(unsafeUninitializedCapacity: length) { buffer in
+            var written = 0
+            for fragment in fragments {
+                switch fragment {
+                case .sql(let text):
+                    written = Self.copy(text, into: buffer, at: written)
+                case .bind(let value):
+                    bindings.append(value)
+                    written = Self.copy(dialect.placeholder(bindings.count), into: buffer, at: written)
+                }
             }
+            return written
         }
-        return (String(decoding: sql, as: UTF8.self), bindings)
+        return (sql, bindings)
+    }
+
+    /// Copies `text`'s UTF-8 into `buffer` from `offset` on; returns where it ended. The caller
+    /// counted the lengths, so it fits.
+    private static func copy(_ text: String, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) -> Int {
+        let copied = text.utf8.withContiguousStorageIfAvailable { source in
+            let destination = UnsafeMutableBufferPointer(rebasing: buffer[offset..<(offset + source.count)])
+            return destination.initialize(fromContentsOf: source)
+        }
+        if let copied { return offset + copied }
+        var end = offset
+        for byte in text.utf8 {
+            buffer[end] = byte
+            end += 1
+        }
+        return end
     }
 
     /// Appends another query (its text and its binds).

@@ -46,6 +46,25 @@ import Testing
         #expect(SQLDialect.sqlite.placeholder(64) == "?64" && SQLDialect.postgres.placeholder(65) == "$65")
     }
 
+    @Test func textOfEveryKindIsWrittenWhole() {
+        // A literal with characters beyond ASCII, a fragment built at run time (long, on the heap),
+        // a short one (stored inline), and placeholders of one to four digits.
+        let built = String(repeating: "x = x AND ", count: 40) + "1 = 1"
+        let rows: [SQLQuery] = (1...1_100).map { "\($0)" }
+        let query: SQLQuery = """
+            SELECT 'café ☕️' AS name, \(SQLQuery(unsafeSQL: "'é'")) FROM t \
+            WHERE \(SQLQuery(unsafeSQL: built)) AND id IN (\(SQLQuery.joined(rows, separator: ",")))
+            """
+        let expected =
+            "SELECT 'café ☕️' AS name, 'é' FROM t WHERE " + built + " AND id IN ("
+            + (1...1_100).map { "?\($0)" }.joined(separator: ",") + ")"
+        let sqlite = query.rendered(for: .sqlite)
+        #expect(sqlite.sql == expected)
+        #expect(Array(sqlite.sql.utf8) == Array(expected.utf8))
+        #expect(sqlite.bindings.count == 1_100)
+        #expect(query.rendered(for: .postgres).sql == String(expected.map { $0 == "?" ? "$" : $0 }))
+    }
+
     @Test func descriptionNeverShowsBoundValues() {
         let secret = "correct horse battery staple"
         let query: SQLQuery = "SELECT 1 WHERE password = \(secret)"
