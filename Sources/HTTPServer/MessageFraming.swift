@@ -77,7 +77,8 @@ enum MessageFraming {
 
     /// A token (RFC 9110 §5.6.2): one or more of the visible ASCII characters other than delimiters.
     static func isToken(_ text: String) -> Bool {
-        !text.isEmpty && text.utf8.allSatisfy(isTokenByte)
+        var text = text
+        return text.withUTF8 { !$0.isEmpty && $0.allSatisfy(isTokenByte) }
     }
 
     private static func isTokenByte(_ byte: UInt8) -> Bool {
@@ -85,15 +86,20 @@ enum MessageFraming {
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
             UInt8(ascii: "A")...UInt8(ascii: "Z"):
             true
+        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
+            UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
+            UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
+            true
         default:
-            "!#$%&'*+-.^_`|~".utf8.contains(byte)
+            false
         }
     }
 
     /// A field value (RFC 9110 §5.5): visible characters, spaces, tabs and bytes above ASCII; no
     /// other control character (NUL, CR, LF, DEL).
     private static func isFieldValue(_ text: String) -> Bool {
-        text.utf8.allSatisfy { $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) }
+        var text = text
+        return text.withUTF8 { $0.allSatisfy { $0 == 0x09 || ($0 >= 0x20 && $0 != 0x7F) } }
     }
 
     private static func isDecimal(_ text: String) -> Bool {
