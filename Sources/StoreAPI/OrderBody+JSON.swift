@@ -91,26 +91,37 @@ package struct JSONText {
     }
 
     /// Appends `text` as a JSON string literal: quotes, backslashes and control characters escaped,
-    /// everything else (UTF-8 included) as it is.
+    /// everything else (UTF-8 included) as it is. The runs between escapes are copied whole.
     package static func append(_ text: String, to bytes: inout [UInt8]) {
+        var text = text
         bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes += #"\""#.utf8
-            case UInt8(ascii: "\\"): bytes += #"\\"#.utf8
-            case 0x0A: bytes += #"\n"#.utf8
-            case 0x0D: bytes += #"\r"#.utf8
-            case 0x09: bytes += #"\t"#.utf8
-            case 0x08: bytes += #"\b"#.utf8
-            case 0x0C: bytes += #"\f"#.utf8
-            case 0x00..<0x20:
-                bytes += #"\u00"#.utf8
-                bytes.append(hexDigits[Int(byte >> 4)])
-                bytes.append(hexDigits[Int(byte & 0x0F)])
-            default: bytes.append(byte)
+        text.withUTF8 { source in
+            var run = 0
+            for (index, byte) in source.enumerated()
+            where byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[run..<index]))
+                appendEscaped(byte, to: &bytes)
+                run = index + 1
             }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[run...]))
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    private static func appendEscaped(_ byte: UInt8, to bytes: inout [UInt8]) {
+        switch byte {
+        case UInt8(ascii: "\""): bytes += #"\""#.utf8
+        case UInt8(ascii: "\\"): bytes += #"\\"#.utf8
+        case 0x0A: bytes += #"\n"#.utf8
+        case 0x0D: bytes += #"\r"#.utf8
+        case 0x09: bytes += #"\t"#.utf8
+        case 0x08: bytes += #"\b"#.utf8
+        case 0x0C: bytes += #"\f"#.utf8
+        default:
+            bytes += #"\u00"#.utf8
+            bytes.append(hexDigits[Int(byte >> 4)])
+            bytes.append(hexDigits[Int(byte & 0x0F)])
+        }
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
