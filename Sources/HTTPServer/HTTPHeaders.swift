@@ -121,6 +121,19 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral, 
         }
     }
 
+    /// `text` without the spaces and tabs at either end: the optional whitespace around a field
+    /// value or a list element (RFC 9110 §5.6.3). Nothing else is trimmed, and nothing is copied.
+    public static func trimmingOptionalWhitespace(_ text: Substring) -> Substring {
+        var bytes = text.utf8
+        while let first = bytes.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
+            bytes = bytes.dropFirst()
+        }
+        while let last = bytes.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") {
+            bytes = bytes.dropLast()
+        }
+        return Substring(bytes)
+    }
+
     private static func asciiLower(_ byte: UInt8) -> UInt8 {
         byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
     }

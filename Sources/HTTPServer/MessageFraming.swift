@@ -108,6 +108,6 @@ enum MessageFraming {
     }
 
     private static func trimmed(_ text: Substring) -> String {
-        String(text.drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+        String(HTTPHeaders.trimmingOptionalWhitespace(text))
     }
 }

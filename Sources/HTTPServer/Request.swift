@@ -148,8 +148,8 @@ public struct Request: Sendable {
         for header in headers.values(for: "Cookie") {
             for pair in header.utf8.split(separator: UInt8(ascii: ";")) {
                 guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { continue }
-                let name = Self.trimmingSpaces(pair[..<equals])
-                var value = Self.trimmingSpaces(pair[pair.index(after: equals)...])
+                let name = HTTPHeaders.trimmingOptionalWhitespace(Substring(pair[..<equals])).utf8
+                var value = HTTPHeaders.trimmingOptionalWhitespace(Substring(pair[pair.index(after: equals)...])).utf8
                 if value.count >= 2, value.first == UInt8(ascii: "\""), value.last == UInt8(ascii: "\"") {
                     value = value.dropFirst().dropLast()
                 }
@@ -161,16 +161,6 @@ public struct Request: Sendable {
         }
     }
 
-    private static func trimmingSpaces(_ bytes: Substring.UTF8View) -> Substring.UTF8View {
-        var result = bytes
-        while let first = result.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") {
-            result = result.dropFirst()
-        }
-        while let last = result.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") {
-            result = result.dropLast()
-        }
-        return result
-    }
 }
 
 /// A client's IP address: as bytes from the connection, or as text given to ``Request/init``.

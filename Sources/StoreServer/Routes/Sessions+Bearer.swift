@@ -10,7 +10,7 @@ extension Sessions {
         guard let header = request.headers["Authorization"] else { return nil }
         let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        return SecretToken(String(parts[1]).trimmingCharacters(in: .whitespaces))
+        return SecretToken(String(HTTPHeaders.trimmingOptionalWhitespace(parts[1])))
     }
 
     /// The shopper behind `request`'s bearer token, or `nil` when it has none or it is not valid.

@@ -75,7 +75,7 @@ public struct TrustedProxies: Hashable, Sendable {
     /// else.
     public func client(peer: String, forwardedFor: String) -> String? {
         guard contains(peer) else { return nil }
-        let hops = forwardedFor.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let hops = forwardedFor.split(separator: ",").map { String(HTTPHeaders.trimmingOptionalWhitespace($0)) }
         for hop in hops.reversed() {
             guard Self.bytes(of: hop) != nil else { return nil }
             if !contains(hop) { return hop }
