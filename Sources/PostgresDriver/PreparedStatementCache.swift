@@ -1,3 +1,5 @@
+import StoreSQL
+
 /// The statements one connection has prepared on the server, by SQL text and parameter types.
 ///
 /// Preparing once saves the server from parsing and planning every execution. Measured on a 2-core
@@ -10,8 +12,13 @@
 /// past that, new SQL texts run unprepared (the store's SQL is a fixed, small set).
 struct PreparedStatementCache {
     private struct Key: Hashable {
-        let sql: String
+        let text: StatementText
         let types: [UInt32]
+
+        init(sql: String, types: [UInt32]) {
+            text = StatementText(sql)
+            self.types = types
+        }
     }
 
     let capacity: Int

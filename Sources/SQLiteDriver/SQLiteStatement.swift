@@ -204,7 +204,7 @@ struct StatementCache {
     }
 
     let capacity: Int
-    private var entries: [String: Entry] = [:]
+    private var entries: [StatementText: Entry] = [:]
     private var clock: UInt64 = 0
 
     init(capacity: Int) {
@@ -215,7 +215,7 @@ struct StatementCache {
 
     /// The cached statement for `sql`, marked as just used.
     mutating func statement(for sql: String) -> SQLiteStatement? {
-        guard let entry = entries[sql] else { return nil }
+        guard let entry = entries[StatementText(sql)] else { return nil }
         clock += 1
         entry.lastUse = clock
         return entry.statement
@@ -224,13 +224,14 @@ struct StatementCache {
     /// Caches `statement`, evicting (and so finalizing) the least recently used one when full.
     mutating func insert(_ statement: SQLiteStatement, for sql: String) {
         guard capacity > 0 else { return }
-        if entries[sql] == nil, entries.count >= capacity,
+        let key = StatementText(sql)
+        if entries[key] == nil, entries.count >= capacity,
             let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
         {
             entries[oldest] = nil
         }
         clock += 1
-        entries[sql] = Entry(statement: statement, lastUse: clock)
+        entries[key] = Entry(statement: statement, lastUse: clock)
     }
 
     mutating func removeAll() {

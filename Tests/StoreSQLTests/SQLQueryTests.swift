@@ -100,3 +100,30 @@ import Testing
         #expect(!DatabaseError(kind: .uniqueViolation, code: "23505", message: "").isTransient)
     }
 }
+
+@Suite struct StatementTextTests {
+    @Test func textsThatHashAlikeAreStillTold() {
+        // The same length, start, end and sampled words; a byte between them differs.
+        let base = Array(repeating: UInt8(ascii: "a"), count: 200)
+        var other = base
+        other[50] = UInt8(ascii: "b")
+        let first = StatementText(String(decoding: base, as: UTF8.self))
+        let second = StatementText(String(decoding: other, as: UTF8.self))
+        #expect(first.hashValue == second.hashValue)
+        #expect(first != second)
+        let cache = [first: 1, second: 2]
+        #expect(cache[first] == 1 && cache[second] == 2)
+    }
+
+    @Test func equalTextsAreOneKeyWhateverTheirLength() {
+        for length in [0, 1, 7, 8, 9, 23, 24, 25, 1_000] {
+            let text = String((0..<length).map { Character(UnicodeScalar(UInt8(97 + $0 % 26))) })
+            let built = String(decoding: Array(text.utf8), as: UTF8.self)
+            #expect(StatementText(text) == StatementText(built))
+            #expect(StatementText(text).hashValue == StatementText(built).hashValue)
+            if length > 0 {
+                #expect(StatementText(text) != StatementText(String(text.dropLast()) + "é"))
+            }
+        }
+    }
+}
