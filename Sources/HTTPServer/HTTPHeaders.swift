@@ -105,18 +105,11 @@ public struct HTTPHeaders: Sendable, Equatable, ExpressibleByDictionaryLiteral, 
     /// ASCII case-insensitive comparison of two header names, without allocating.
     static func namesEqual(_ lhs: String, _ rhs: String) -> Bool {
         guard lhs.utf8.count == rhs.utf8.count else { return false }
-        var left = lhs.utf8.makeIterator()
-        var right = rhs.utf8.makeIterator()
-        while true {
-            switch (left.next(), right.next()) {
-            case (nil, nil):
-                return true
-            case (let l?, let r?):
-                if l != r && asciiLower(l) != asciiLower(r) {
-                    return false
-                }
-            default:
-                return false
+        var lhs = lhs
+        var rhs = rhs
+        return lhs.withUTF8 { left in
+            rhs.withUTF8 { right in
+                zip(left, right).allSatisfy { $0 == $1 || asciiLower($0) == asciiLower($1) }
             }
         }
     }

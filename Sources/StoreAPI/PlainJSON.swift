@@ -84,9 +84,8 @@ enum PlainJSON {
                 if byte == UInt8(ascii: "\"") {
                     let slice = bytes[start..<position]
                     position += 1
-                    // Invalid UTF-8 would be repaired with U+FFFD, and so read back differently.
-                    let text = String(decoding: slice, as: UTF8.self)
-                    return text.utf8.elementsEqual(slice) ? text : nil
+                    // Invalid UTF-8 is refused, never repaired with U+FFFD.
+                    return String(validating: slice, as: UTF8.self)
                 }
                 if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
                 position += 1

@@ -30,7 +30,8 @@ public struct SecretToken: Hashable, Sendable {
     /// A token the client sent, or `nil` when it cannot be one of ours (wrong length or alphabet),
     /// so malformed input never reaches the database.
     public init?(_ text: String) {
-        guard text.utf8.count == 43, text.utf8.allSatisfy(Base64URL.isAlphabetByte) else { return nil }
+        var text = text
+        guard text.utf8.count == 43, text.withUTF8({ $0.allSatisfy(Base64URL.isAlphabetByte) }) else { return nil }
         self.text = text
     }
 
