@@ -23,11 +23,12 @@ public enum CardNumberDetector {
 
     /// Whether `text` contains anything that looks like a card number.
     public static func containsCardNumber(_ text: String) -> Bool {
-        var scanner = Scanner()
-        for byte in text.utf8 {
-            if scanner.consume(byte) { return true }
+        var text = text
+        return text.withUTF8 { bytes in
+            var scanner = Scanner()
+            for byte in bytes where scanner.consume(byte) { return true }
+            return scanner.finish()
         }
-        return scanner.finish()
     }
 
     /// Whether `digits` (decimal digit values, most significant first), taken as one number, could
