@@ -115,10 +115,9 @@ public final class SQLiteConnection: SQLConnection {
     /// other statement).
     @discardableResult
     public func execute(_ query: SQLQuery) throws(DatabaseError) -> Int {
-        let (sql, bindings) = query.rendered(for: .sqlite)
-        let statement = try cachedStatement(for: sql)
+        let statement = try cachedStatement(for: query)
         defer { statement.reset() }
-        try statement.bind(bindings, database: handle)
+        try statement.bind(query.bindings, database: handle)
         let totalBefore = sqlite3_total_changes64(handle)
         try statement.run(database: handle)
         // sqlite3_changes64 keeps the count of the last INSERT/UPDATE/DELETE, even after a statement
@@ -132,10 +131,9 @@ public final class SQLiteConnection: SQLConnection {
     /// Columns are read by storage class: INTEGER, TEXT, BLOB and NULL map to ``StoreSQL/SQLValue``; a
     /// REAL value throws a `.decoding` error.
     public func query(_ query: SQLQuery) throws(DatabaseError) -> [SQLRow] {
-        let (sql, bindings) = query.rendered(for: .sqlite)
-        let statement = try cachedStatement(for: sql)
+        let statement = try cachedStatement(for: query)
         defer { statement.reset() }
-        try statement.bind(bindings, database: handle)
+        try statement.bind(query.bindings, database: handle)
         return try statement.rows(database: handle)
     }
 
@@ -388,10 +386,13 @@ public final class SQLiteConnection: SQLConnection {
         return value
     }
 
-    private func cachedStatement(for sql: String) throws(DatabaseError) -> SQLiteStatement {
-        if let statement = statements.statement(for: sql) { return statement }
-        let statement = try prepare(sql, persistent: statements.capacity > 0)
-        statements.insert(statement, for: sql)
+    /// The statement for `query`: one prepared for a query of its shape before, or prepared now from
+    /// its text (written out only then).
+    private func cachedStatement(for query: SQLQuery) throws(DatabaseError) -> SQLiteStatement {
+        let shape = query.shape
+        if let statement = statements.statement(for: shape) { return statement }
+        let statement = try prepare(query.rendered(for: .sqlite).sql, persistent: statements.capacity > 0)
+        statements.insert(statement, for: shape)
         return statement
     }
 

@@ -204,7 +204,7 @@ struct StatementCache {
     }
 
     let capacity: Int
-    private var entries: [StatementText: Entry] = [:]
+    private var entries: [SQLShape: Entry] = [:]
     private var clock: UInt64 = 0
 
     init(capacity: Int) {
@@ -213,18 +213,18 @@ struct StatementCache {
 
     var count: Int { entries.count }
 
-    /// The cached statement for `sql`, marked as just used.
-    mutating func statement(for sql: String) -> SQLiteStatement? {
-        guard let entry = entries[StatementText(sql)] else { return nil }
+    /// The cached statement for queries of `shape`, marked as just used.
+    mutating func statement(for shape: SQLShape) -> SQLiteStatement? {
+        guard let entry = entries[shape] else { return nil }
         clock += 1
         entry.lastUse = clock
         return entry.statement
     }
 
     /// Caches `statement`, evicting (and so finalizing) the least recently used one when full.
-    mutating func insert(_ statement: SQLiteStatement, for sql: String) {
+    mutating func insert(_ statement: SQLiteStatement, for shape: SQLShape) {
         guard capacity > 0 else { return }
-        let key = StatementText(sql)
+        let key = shape.withoutValues
         if entries[key] == nil, entries.count >= capacity,
             let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key
         {

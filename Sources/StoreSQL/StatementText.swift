@@ -34,3 +34,78 @@ public struct StatementText: Hashable, Sendable {
         }
     }
 }
+
+/// What a query's SQL text is made of — its text fragments in order and where its placeholders
+/// are — without the values bound to them: two queries of one shape render the same text for a
+/// dialect. A driver in the same process looks its prepared statements up by shape, so that a
+/// statement it has prepared before is found without writing the text out again (that was about
+/// 3 % of a checkout's instructions on SQLite).
+///
+/// A shape made from a query for a lookup shares the query's fragments. One kept by a cache has
+/// its bound values taken out (``withoutValues``), so no value a request bound, a password's hash
+/// say, stays in memory with the statement.
+///
+/// The hash takes the number of fragments, each text's length and two words of the first and last
+/// texts; `==` compares every text (at once when both are the same literal of the program, whose
+/// storage is shared).
+public struct SQLShape: Hashable, Sendable {
+    fileprivate let fragments: [SQLQuery.Fragment]
+
+    fileprivate init(fragments: [SQLQuery.Fragment]) {
+        self.fragments = fragments
+    }
+
+    /// The same shape, holding no bound value.
+    public var withoutValues: SQLShape {
+        SQLShape(
+            fragments: fragments.map { fragment in
+                if case .bind = fragment { .bind(.null) } else { fragment }
+            })
+    }
+
+    public static func == (lhs: SQLShape, rhs: SQLShape) -> Bool {
+        guard lhs.fragments.count == rhs.fragments.count else { return false }
+        for (left, right) in zip(lhs.fragments, rhs.fragments) {
+            switch (left, right) {
+            case (.sql(let a), .sql(let b)): if a != b { return false }
+            case (.bind, .bind): continue
+            default: return false
+            }
+        }
+        return true
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(fragments.count)
+        var texts = 0
+        for fragment in fragments {
+            switch fragment {
+            case .sql(let text):
+                hasher.combine(text.utf8.count)
+                if texts == 0 { hasher.combine(StatementText(text)) }
+                texts += 1
+            case .bind:
+                hasher.combine(-1)
+            }
+        }
+        if texts > 1, let last = fragments.last(where: { if case .sql = $0 { true } else { false } }),
+            case .sql(let text) = last
+        {
+            hasher.combine(StatementText(text))
+        }
+    }
+}
+
+extension SQLQuery {
+    /// The query's shape, for looking up a statement prepared from a query like it.
+    public var shape: SQLShape { SQLShape(fragments: fragments) }
+
+    /// The values bound to the placeholders, in order.
+    public var bindings: [SQLValue] {
+        var values: [SQLValue] = []
+        for fragment in fragments {
+            if case .bind(let value) = fragment { values.append(value) }
+        }
+        return values
+    }
+}

@@ -136,6 +136,27 @@ extension SQLiteDriverTests {
             }
         }
 
+        @Test func queriesOfOneShapeShareAStatementAndListsOfAnotherLengthDoNot() async throws {
+            try await withTemporaryDirectory { directory in
+                let connection = try SQLiteConnection(path: directory + "/shapes.sqlite")
+                try connection.executeScript("CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT);")
+                for id in 1...5 {
+                    try connection.execute("INSERT INTO items (id, name) VALUES (\(Int64(id)), \("item \(id)"))")
+                }
+                func names(in ids: [Int64]) throws -> [String] {
+                    let list = SQLQuery.joined(ids.map { "\($0)" }, separator: ", ")
+                    return try connection.query("SELECT name FROM items WHERE id IN (\(list)) ORDER BY id")
+                        .map { try $0.decode("name") }
+                }
+                #expect(try names(in: [1, 2]) == ["item 1", "item 2"])
+                #expect(try names(in: [4, 5]) == ["item 4", "item 5"])
+                #expect(connection.cachedStatementCount == 2)
+                #expect(try names(in: [1, 3, 5]) == ["item 1", "item 3", "item 5"])
+                #expect(try names(in: [2]) == ["item 2"])
+                #expect(connection.cachedStatementCount == 4)
+            }
+        }
+
         @Test func oneCachedStatementBindsTextsAndBlobsOfEverySizeExactly() async throws {
             // Bound text and blobs are read by SQLite from a buffer the statement keeps and grows:
             // each use must see its own values, whatever the sizes before it.

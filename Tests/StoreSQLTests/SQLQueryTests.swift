@@ -127,3 +127,37 @@ import Testing
         }
     }
 }
+
+@Suite struct SQLShapeTests {
+    private static func lookup(id: Int64, name: String?) -> SQLQuery {
+        "SELECT id FROM items WHERE id = \(id) AND name = \(name)"
+    }
+
+    @Test func queriesFromOnePlaceShareAShapeWhateverTheirValues() {
+        let first = Self.lookup(id: 1, name: "one")
+        let second = Self.lookup(id: 2, name: nil)
+        #expect(first.shape == second.shape)
+        #expect(first.shape.hashValue == second.shape.hashValue)
+        #expect(first.shape.withoutValues == second.shape)
+        #expect(first.rendered(for: .sqlite).sql == second.rendered(for: .sqlite).sql)
+        #expect(second.bindings == [.integer(2), .null])
+    }
+
+    @Test func anyDifferenceInTheTextOrThePlaceholdersIsAnotherShape() {
+        let base: SQLQuery = "SELECT id FROM items WHERE id = \(1)"
+        let otherText: SQLQuery = "SELECT id FROM items WHERE id > \(1)"
+        let textInstead: SQLQuery = "SELECT id FROM items WHERE id = \(unsafeSQL: "1")"
+        let oneMore: SQLQuery = "SELECT id FROM items WHERE id = \(1)\(SQLQuery(" OR id = \(2)"))"
+        let twoIDs = (1...2).map { id -> SQLQuery in "\(Int64(id))" }
+        let threeIDs = (1...3).map { id -> SQLQuery in "\(Int64(id))" }
+        let inTwo: SQLQuery = "SELECT id FROM items WHERE id IN (\(SQLQuery.joined(twoIDs, separator: ",")))"
+        let inThree: SQLQuery = "SELECT id FROM items WHERE id IN (\(SQLQuery.joined(threeIDs, separator: ",")))"
+        let shapes = [base, otherText, textInstead, oneMore, inTwo, inThree].map(\.shape)
+        for (index, shape) in shapes.enumerated() {
+            for (other, otherShape) in shapes.enumerated() where other != index {
+                #expect(shape != otherShape, "\(index) and \(other)")
+            }
+        }
+        #expect(Set(shapes).count == shapes.count)
+    }
+}
