@@ -160,7 +160,6 @@ public struct Request: Sendable {
             }
         }
     }
-
 }
 
 /// A client's IP address: as bytes from the connection, or as text given to ``Request/init``.
