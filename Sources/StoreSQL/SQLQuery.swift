@@ -66,17 +66,11 @@ public struct SQLQuery: Sendable, Hashable {
     /// Copies `text`'s UTF-8 into `buffer` from `offset` on; returns where it ended. The caller
     /// counted the lengths, so it fits.
     private static func copy(_ text: String, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) -> Int {
-        let copied = text.utf8.withContiguousStorageIfAvailable { source in
+        var text = text
+        return text.withUTF8 { source in
             let destination = UnsafeMutableBufferPointer(rebasing: buffer[offset..<(offset + source.count)])
-            return destination.initialize(fromContentsOf: source)
+            return offset + destination.initialize(fromContentsOf: source)
         }
-        if let copied { return offset + copied }
-        var end = offset
-        for byte in text.utf8 {
-            buffer[end] = byte
-            end += 1
-        }
-        return end
     }
 
     /// Appends another query (its text and its binds).

@@ -77,22 +77,19 @@ public struct SQLShape: Hashable, Sendable {
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(fragments.count)
-        var texts = 0
+        var first: String?
+        var last: String?
         for fragment in fragments {
             switch fragment {
             case .sql(let text):
                 hasher.combine(text.utf8.count)
-                if texts == 0 { hasher.combine(StatementText(text)) }
-                texts += 1
+                if first == nil { first = text } else { last = text }
             case .bind:
                 hasher.combine(-1)
             }
         }
-        if texts > 1, let last = fragments.last(where: { if case .sql = $0 { true } else { false } }),
-            case .sql(let text) = last
-        {
-            hasher.combine(StatementText(text))
-        }
+        if let first { hasher.combine(StatementText(first)) }
+        if let last { hasher.combine(StatementText(last)) }
     }
 }
 
