@@ -152,3 +152,17 @@ struct FramingTests {
         #expect(problem([("Host", "a"), ("Nämé", "a")]) == 400)
     }
 }
+
+@Suite struct OptionalWhitespaceTests {
+    @Test func onlySpacesAndTabsAtEitherEndAreTrimmed() {
+        #expect(
+            HTTPHeaders.trimmingOptionalWhitespace(" \t value with  inner \t space\t ") == "value with  inner \t space")
+        #expect(HTTPHeaders.trimmingOptionalWhitespace("\t \t") == "")
+        #expect(HTTPHeaders.trimmingOptionalWhitespace("") == "")
+        // HTTP's optional whitespace is spaces and tabs only: a no-break space, a line break and a
+        // character beyond ASCII stay.
+        #expect(HTTPHeaders.trimmingOptionalWhitespace("\u{A0}token\u{A0}") == "\u{A0}token\u{A0}")
+        #expect(HTTPHeaders.trimmingOptionalWhitespace("\ntoken\r") == "\ntoken\r")
+        #expect(HTTPHeaders.trimmingOptionalWhitespace(" é ") == "é")
+    }
+}

@@ -267,6 +267,21 @@ import Testing
         }
     }
 
+    @Test("a bearer token with spaces and tabs around it is read; one with other characters is not")
+    func bearerTokenWhitespace() async throws {
+        try await TestStore.with(.sqlite) { store in
+            let token = try await store.newSession()
+            func status(_ authorization: String) async throws -> Int {
+                let head = "GET /api/basket HTTP/1.1\r\nHost: x\r\nAuthorization: \(authorization)\r\n"
+                return try await store.rawStatus(head + "Connection: close\r\n\r\n", body: [])
+            }
+            #expect(try await status("Bearer \(token)") == 200)
+            #expect(try await status("Bearer  \t \(token) \t") == 200)
+            #expect(try await status("Bearer \u{A0}\(token)") == 401)
+            #expect(try await status("Bearer \(token)x") == 401)
+        }
+    }
+
     @Test("a card number in any request field is refused and never echoed", arguments: [Backend.sqlite])
     func cardNumbersAreRefused(backend: Backend) async throws {
         try await TestStore.with(backend) { store in
