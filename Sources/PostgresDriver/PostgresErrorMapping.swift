@@ -20,6 +20,7 @@ enum PostgresErrorMapping {
         case "23502": .notNullViolation
         case "53100", "58030": .storageFailure  // disk_full, io_error
         case "55P03": .busy
+        case "SX001": .expectationFailed  // the store's store_expect
         default: state.hasPrefix("08") ? .connectionFailed : .other
         }
     }

@@ -26,6 +26,10 @@ public struct DatabaseError: Error, Sendable, Hashable, CustomStringConvertible 
         case decoding
         /// A transient failure kept recurring after the bounded number of retries.
         case retriesExhausted
+        /// What a statement expected of the data did not hold (PostgreSQL's `store_expect`,
+        /// SQLSTATE `SX001`): the transaction was rolled back, and its caller takes the way that
+        /// looks at each answer.
+        case expectationFailed
         case other
     }
 

@@ -1,8 +1,13 @@
+import CheckoutKit
 import Foundation
 import HTTPServer
 import StoreAPI
+import StoreCrypto
+import StoreSQL
 import StoreServerTestSupport
+import StoreServices
 import StoreTestSupport
+import TestWaiting
 import Testing
 
 @testable import StoreServer
@@ -61,6 +66,44 @@ import Testing
             } else {
                 Issue.record("promtool is not installed (apt-get install prometheus)")
             }
+        }
+    }
+
+    /// A checkout on PostgreSQL is three round trips, as the benchmark's are: the session with what
+    /// pricing needs (or, when the session was seen lately, only what pricing needs), the
+    /// reservation, and the payment's record. Each is one pipeline sent with its `COMMIT`. The
+    /// count is the pool's own; the catalog's timed refresh is put off so that nothing else runs.
+    @Test("a checkout on PostgreSQL is three round trips, whether its session was seen lately or not")
+    func checkoutInThreeRoundTrips() async throws {
+        let quiet = StoreConfiguration(catalogRefreshInterval: .seconds(3_600))
+        try await TestStore.with(.postgres, configuration: quiet) { store in
+            let pool = try #require(store.database.sql as? any SQLQueueReporting)
+            func counted() throws -> Int { try #require(pool.roundTrips) }
+            // A shopper this server has never seen: their session is made in the database, as the
+            // benchmark makes its shoppers.
+            let token = SecretToken.generate()
+            let now = Date()
+            _ = try await store.database.sessions.createAnonymousSession(
+                tokenHash: token.hash, now: now, expiresAt: now.addingTimeInterval(3_600),
+                lines: [(ProductID(1), try #require(Quantity(1))), (ProductID(3), try #require(Quantity(2)))])
+            let stock = try await store.stock(3)
+            var before = try counted()
+            let paid = try await store.checkout(
+                token: token.text, key: "cold", method: #"{"type":"qr_code"}"#, total: "33.05")
+            #expect(paid.status == 201, "\(paid.text)")
+            #expect(try counted() - before == 3)
+            // The sale's stock is read into the catalog after it; wait for that before counting again.
+            #expect(
+                try await eventually {
+                    try await store.send("GET", "/api/products/3").text.contains(#""stock":\#(stock - 2)"#)
+                })
+            // The same shopper again: the session is in this server's cache, the basket is read alone.
+            _ = try await store.setQuantity(1, of: 2, token: token.text)
+            before = try counted()
+            let again = try await store.checkout(
+                token: token.text, key: "warm", method: #"{"type":"qr_code"}"#, total: "26.85")
+            #expect(again.status == 201, "\(again.text)")
+            #expect(try counted() - before == 3)
         }
     }
 

@@ -10,7 +10,7 @@
 public enum Schema {
     public static let migrations: [Migration] = [
         version1, version2, version3, version4, version5, version6, version7, version8, version9,
-        version10, version11, version12,
+        version10, version11, version12, version13,
     ]
 
     static func portable(version: Int, name: String, _ sql: String) -> Migration {
@@ -490,4 +490,27 @@ public enum Schema {
     static let version12 = Migration(
         version: 12, name: "check constraints without temporary indexes (SQLite)",
         sqlite: "", postgres: "", sqliteSteps: { try CheckListRewrite.apply(on: $0) })
+
+    /// A write on PostgreSQL that sends every statement with its `COMMIT` in one round trip cannot
+    /// look at an answer before going on: what it expects of the data is written into the
+    /// statements instead. `store_expect(ok, what)` answers `true` when `ok` holds and otherwise
+    /// raises `SX001` ("expected …"), which aborts the transaction — nothing it did is kept — and
+    /// tells the caller to take its careful way, which looks at each answer and says what stood in
+    /// the way. It decides nothing itself: the rules stay in the store's code, in one place.
+    ///
+    /// SQLite runs in the store's process, where there is no round trip to save: its schema is
+    /// unchanged.
+    static let version13 = Migration(
+        version: 13, name: "expectations for writes in one round trip (PostgreSQL)",
+        sqlite: "",
+        postgres: """
+            CREATE FUNCTION store_expect(ok boolean, what text) RETURNS boolean LANGUAGE plpgsql AS $expect$
+            BEGIN
+                IF ok IS NOT TRUE THEN
+                    RAISE EXCEPTION 'expected %', what USING ERRCODE = 'SX001';
+                END IF;
+                RETURN true;
+            END
+            $expect$;
+            """)
 }

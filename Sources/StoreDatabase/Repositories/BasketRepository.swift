@@ -52,18 +52,54 @@ public struct BasketRepository: Sendable {
     }
 
     /// Everything pricing the basket needs, read in one go: the basket, its promotion (if the code
-    /// still exists) and, for a signed-in customer, their subscription facts.
+    /// still exists) and, for a signed-in customer, their subscription facts. On PostgreSQL they are
+    /// one round trip (``pricingQueries(shopper:customer:)``).
     public func pricingInputs(for shopper: ShopperID, customer: CustomerID?) async throws -> PricingInputs {
         try await database.lookup { connection in
-            let basket = try Self.basket(for: shopper, on: connection)
-            let promotion = try basket.promotionCode.flatMap { try PromotionRepository.promotion($0, on: connection) }
-            let subscription = try customer.flatMap { id in
-                try connection.queryFirst(
-                    "SELECT \(CustomerRepository.columns) FROM customers WHERE id = \(id.rawValue)"
-                ).map { try CustomerRepository.record(from: $0).subscription }
+            guard connection.dialect == .postgres else {
+                // In the store's process nothing is saved by reading what the basket does not need.
+                let basket = try Self.basket(for: shopper, on: connection)
+                let promotion = try basket.promotionCode.flatMap {
+                    try PromotionRepository.promotion($0, on: connection)
+                }
+                let subscription = try customer.flatMap { id in
+                    try connection.queryFirst(
+                        "SELECT \(CustomerRepository.columns) FROM customers WHERE id = \(id.rawValue)"
+                    ).map { try CustomerRepository.record(from: $0).subscription }
+                }
+                return PricingInputs(basket: basket, promotion: promotion, subscription: subscription)
             }
-            return PricingInputs(basket: basket, promotion: promotion, subscription: subscription)
+            return try Self.pricingInputs(
+                from: connection.queryEach(
+                    Self.pricingQueries(shopper: "\(shopper.rawValue)", customer: "\(customer?.rawValue)")))
         }
+    }
+
+    /// The statements that read what pricing a basket needs, to be sent together (one round trip
+    /// on PostgreSQL): the basket's row, its lines, the promotion its code names and the customer.
+    /// `shopper` and `customer` are SQL expressions for their ids — bound values, or subqueries
+    /// through a session's token, so that these go in the same round trip as the session's read.
+    /// ``pricingInputs(from:)`` reads their answers.
+    static func pricingQueries(shopper: SQLQuery, customer: SQLQuery) -> [SQLQuery] {
+        basketQueries(shopper: shopper) + [
+            """
+            SELECT \(PromotionRepository.columns) FROM promotions
+            WHERE code = (SELECT promotion_code FROM baskets WHERE shopper_id = \(shopper))
+            """,
+            "SELECT \(CustomerRepository.columns) FROM customers WHERE id = \(customer)",
+        ]
+    }
+
+    /// What pricing needs, from the answers to ``pricingQueries(shopper:customer:)``, in order.
+    static func pricingInputs(from answers: some Collection<[SQLRow]>) throws -> PricingInputs {
+        let answers = Array(answers)
+        guard answers.count == 4 else {
+            throw DatabaseError(kind: .misuse, code: "misuse", message: "pricing reads four answers")
+        }
+        return PricingInputs(
+            basket: try storedBasket(row: answers[0].first, lines: answers[1]),
+            promotion: try answers[2].first.map(PromotionRepository.read),
+            subscription: try answers[3].first.map { try CustomerRepository.record(from: $0).subscription })
     }
 
     /// Sets the quantity of `product` in the basket, adding the line when absent.
@@ -154,19 +190,28 @@ public struct BasketRepository: Sendable {
     /// the same basket.
     static func basket(for shopper: ShopperID, on connection: any SQLConnection) throws -> StoredBasket {
         // The basket's row and its lines in one round trip.
-        let answers = try connection.queryEach([
-            "SELECT promotion_code, version FROM baskets WHERE shopper_id = \(shopper.rawValue)",
+        let answers = try connection.queryEach(basketQueries(shopper: "\(shopper.rawValue)"))
+        return try storedBasket(row: answers.first?.first, lines: answers.last ?? [])
+    }
+
+    /// The basket's row and its lines, for `shopper` (an SQL expression for the id).
+    private static func basketQueries(shopper: SQLQuery) -> [SQLQuery] {
+        [
+            "SELECT promotion_code, version FROM baskets WHERE shopper_id = \(shopper)",
             """
             SELECT l.quantity, \(CatalogRepository.productColumns)
             FROM basket_lines l JOIN products p ON p.id = l.product_id
-            WHERE l.shopper_id = \(shopper.rawValue)
+            WHERE l.shopper_id = \(shopper)
             ORDER BY l.position, l.product_id
             """,
-        ])
-        let basket = answers.first?.first
+        ]
+    }
+
+    /// The basket from the answers to ``basketQueries(shopper:)``: its row (none before the first
+    /// change) and its lines.
+    private static func storedBasket(row basket: SQLRow?, lines rows: [SQLRow]) throws -> StoredBasket {
         let code = try basket?.decode("promotion_code", as: String?.self).flatMap(PromotionCode.init(rawValue:))
         let version: Int64 = try basket?.decode("version") ?? 0
-        let rows = answers.last ?? []
         let lines = try rows.map { row in
             guard let quantity = Quantity(try row.decode("quantity", as: Int.self)) else {
                 throw DatabaseError.decoding(column: "quantity", expected: "a quantity from 1 to 10")
@@ -219,6 +264,23 @@ public struct BasketRepository: Sendable {
     /// - Parameter currentVersion: the basket's version now, read by the caller in this transaction
     ///   with the basket's row locked (PostgreSQL) or under the one writer (SQLite); `nil` when the
     ///   shopper has no basket.
+    /// Empties `shopper`'s basket — its lines and its code — expecting it still at `version`, the
+    /// one an attempt was priced from (`store_expect`, PostgreSQL only: ``Schema/version13``); for a
+    /// write that reads no answer before its `COMMIT`. At another version the transaction aborts,
+    /// and the caller takes ``takeOut(_:promotion:from:pricedVersion:currentVersion:now:on:)``.
+    static func takeOutWhole(
+        from shopper: ShopperID, version: Int64, now: Date, on connection: any SQLConnection
+    ) throws {
+        try connection.executeDeferred(
+            .expectingOneRow(
+                """
+                UPDATE baskets SET promotion_code = NULL, updated_at = \(now.unixMilliseconds), version = version + 1
+                WHERE shopper_id = \(shopper.rawValue) AND version = \(version)
+                RETURNING version
+                """, "the basket as priced"))
+        try connection.executeDeferred("DELETE FROM basket_lines WHERE shopper_id = \(shopper.rawValue)")
+    }
+
     static func takeOut(
         _ lines: [OrderLine], promotion: PromotionCode?, from shopper: ShopperID, pricedVersion: Int64,
         currentVersion: Int64?, now: Date, on connection: any SQLConnection

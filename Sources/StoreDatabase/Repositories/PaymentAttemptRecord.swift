@@ -87,6 +87,9 @@ public struct PaymentAttemptRecord: Hashable, Sendable {
     /// were kept apart).
     public let declineReason: DeclineReason?
     public let createdAt: Date
+    /// The version of the basket the attempt was priced from; −1 once a login carried the attempt
+    /// to another shopper's basket, where that version means nothing.
+    public let basketVersion: Int64
 
     /// Whether a provider call for this attempt may have charged: one whose answer was lost, or one
     /// still in flight (or cut off by a crash). `false` only when no call can have reached the
@@ -110,13 +113,14 @@ public struct PaymentAttemptRecord: Hashable, Sendable {
             subtotal: subtotal, discount: discount, shipping: shipping, fee: fee, amount: amount, method: method,
             paymentToken: paymentToken, promotionCode: promotionCode, leaseExpiresAt: leaseExpiresAt, holder: holder,
             answerLost: answerLost, callInFlight: nil, response: response, orderID: orderID,
-            declineReason: declineReason, createdAt: createdAt)
+            declineReason: declineReason, createdAt: createdAt, basketVersion: basketVersion)
     }
 
     static let columns: SQLQuery = """
         id, shopper_id, idempotency_key, request_fingerprint, state, currency, subtotal_minor, discount_minor,
         shipping_minor, fee_minor, amount_minor, payment_method, payment_token, promotion_code, lease_expires_at, holder,
-        may_have_charged, call_id, response_status, response_body, order_id, decline_reason, created_at
+        may_have_charged, call_id, response_status, response_body, order_id, decline_reason, created_at,
+        basket_version
         """
 
     static func read(_ row: SQLRow, lines: [OrderLine]) throws -> PaymentAttemptRecord {
@@ -141,7 +145,7 @@ public struct PaymentAttemptRecord: Hashable, Sendable {
             response: status.flatMap { status in body.map { StoredResponse(status: status, body: $0) } },
             orderID: try row.decode("order_id", as: String?.self).map(OrderID.init(rawValue:)),
             declineReason: try row.decode("decline_reason", as: String?.self).map(DeclineReason.init(rawValue:)),
-            createdAt: try row.date("created_at"))
+            createdAt: try row.date("created_at"), basketVersion: try row.decode("basket_version"))
     }
 }
 
@@ -167,7 +171,7 @@ extension PaymentAttemptRecord {
             leaseExpiresAt: Date(unixMilliseconds: attempt.leaseExpiresAt.unixMilliseconds), holder: holder,
             answerLost: false,
             callInFlight: attempt.call, response: nil, orderID: nil, declineReason: nil,
-            createdAt: Date(unixMilliseconds: now.unixMilliseconds))
+            createdAt: Date(unixMilliseconds: now.unixMilliseconds), basketVersion: attempt.basketVersion)
     }
 }
 

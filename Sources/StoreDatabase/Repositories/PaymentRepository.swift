@@ -65,6 +65,9 @@ public struct PaymentRepository: Sendable {
     /// - Throws: ``CheckoutKit/CheckoutError/outOfStock(_:)`` (naming every short product) or
     ///   ``CheckoutKit/CheckoutError/promotionUnavailable(_:)``; nothing is recorded then.
     public func reserve(_ attempt: NewPaymentAttempt, now: Date) async throws -> ReservationOutcome {
+        if database.dialect == .postgres, let record = try await reserveInOneRoundTrip(attempt, now: now) {
+            return .reserved(record)
+        }
         do {
             return try await database.write { connection in
                 // What stands in the way — an attempt with this key, the basket's version, another
@@ -134,6 +137,43 @@ public struct PaymentRepository: Sendable {
             // The other attempt is no longer open: it was paid or given up meanwhile, so the basket
             // is not what was priced any more.
             return .basketChanged
+        }
+    }
+
+    /// On PostgreSQL, the reservation as it goes when nothing stands in the way, in one round trip:
+    /// `BEGIN`, every statement and the `COMMIT` are sent at once, and no answer is read between
+    /// them. What ``reserve(_:now:)`` would check is what the statements expect (``Schema/version13``):
+    /// the basket's row, locked, still at the version priced; each product's stock taken (the same
+    /// conditional update, with its ledger line in the same statement); the promotion's use
+    /// counted. The unique indexes refuse a second attempt with this key or a second open attempt.
+    /// Whatever stands in the way fails its statement, the transaction is rolled back and `nil` is
+    /// answered: nothing was kept, and the careful way, which reads each answer, says what it was.
+    private func reserveInOneRoundTrip(_ attempt: NewPaymentAttempt, now: Date) async throws -> PaymentAttemptRecord? {
+        do {
+            return try await database.write { [holder] connection in
+                let shopper = attempt.shopperID.rawValue
+                let moves = attempt.quote.lines.sorted(by: { $0.productID < $1.productID })
+                    .map { StockMove(product: $0.productID, change: -$0.quantity.value) }
+                try connection.executeDeferred(
+                    .expectingOneRow(
+                        """
+                        SELECT version FROM baskets
+                        WHERE shopper_id = \(shopper) AND version = \(attempt.basketVersion) FOR UPDATE
+                        """, "the basket as priced"))
+                for move in StockLedger.expectedMoves(
+                    moves, reason: .sale, actor: .shop, attempt: attempt.id, onlyIfActive: true, now: now)
+                {
+                    try connection.executeDeferred(move)
+                }
+                if let promotion = Self.promotionUsed(by: attempt.quote) {
+                    try connection.executeDeferred(
+                        .expectingOneRow(Self.promotionUse(promotion, now: now), "the promotion usable"))
+                }
+                try Self.insert(attempt, holder: holder, now: now, on: connection)
+                return try PaymentAttemptRecord(attempt, holder: holder, now: now)
+            }
+        } catch let error as DatabaseError where error.kind == .expectationFailed || error.kind == .uniqueViolation {
+            return nil
         }
     }
 
@@ -243,7 +283,13 @@ public struct PaymentRepository: Sendable {
     public func recordPaid(
         _ attempt: PaymentAttemptRecord, order: Order, response: StoredResponse, event: AnalyticsEvent?, now: Date
     ) async throws -> PaymentAttemptRecord {
-        try await database.write { connection in
+        if database.dialect == .postgres,
+            let paid = try await recordPaidInOneRoundTrip(
+                attempt, order: order, response: response, event: event, now: now)
+        {
+            return paid
+        }
+        return try await database.write { connection in
             // The attempt, and the basket it now belongs to (a login may have carried it), in one
             // round trip; on PostgreSQL the basket's row is locked until the commit.
             let lock: SQLQuery = connection.dialect == .postgres ? " FOR UPDATE" : ""
@@ -271,6 +317,39 @@ public struct PaymentRepository: Sendable {
                 currentVersion: try answers.last?.first?.decode("version", as: Int64.self), now: now, on: connection)
             if let event { try AnalyticsRepository.insert(event, at: now, on: connection) }
             return attempt.finished(.succeeded, response: response, orderID: order.id)
+        }
+    }
+
+    /// On PostgreSQL, recording a payment as it goes when nothing happened meanwhile, in one round
+    /// trip (see ``reserveInOneRoundTrip(_:now:)``): the statements expect the attempt still
+    /// pending, with the shopper and the basket version it was reserved with, and the basket still
+    /// at that version — so the whole basket goes. Otherwise (the outcome was recorded already, a
+    /// login carried the attempt, the shopper changed the basket) `nil` is answered, nothing was
+    /// kept, and ``recordPaid(_:order:response:event:now:)`` takes its careful way.
+    private func recordPaidInOneRoundTrip(
+        _ attempt: PaymentAttemptRecord, order: Order, response: StoredResponse, event: AnalyticsEvent?, now: Date
+    ) async throws -> PaymentAttemptRecord? {
+        do {
+            return try await database.write { connection in
+                let shopper = attempt.shopperID
+                try connection.executeDeferred(
+                    .expectingOneRow(
+                        """
+                        UPDATE payment_attempts
+                        SET state = 'succeeded', response_status = \(response.status), response_body = \(response.body),
+                            order_id = \(order.id.rawValue), call_id = NULL, updated_at = \(now.unixMilliseconds)
+                        WHERE id = \(attempt.id.rawValue) AND state = 'pending' AND shopper_id = \(shopper.rawValue)
+                          AND basket_version = \(attempt.basketVersion)
+                        RETURNING id
+                        """, "the attempt pending, with its shopper and basket version"))
+                try Self.insert(order, shopper: shopper, attempt: attempt.id, on: connection)
+                try BasketRepository.takeOutWhole(
+                    from: shopper, version: attempt.basketVersion, now: now, on: connection)
+                if let event { try AnalyticsRepository.insert(event, at: now, on: connection) }
+                return attempt.finished(.succeeded, response: response, orderID: order.id)
+            }
+        } catch let error as DatabaseError where error.kind == .expectationFailed {
+            return nil
         }
     }
 

@@ -90,19 +90,50 @@ public struct SessionRepository: Sendable {
     /// The live session for `tokenHash` at `now`, or `nil` when unknown or expired.
     public func session(tokenHash: [UInt8], now: Date) async throws -> SessionRecord? {
         try await database.lookup { connection in
-            guard
-                let row = try connection.queryFirst(
-                    """
-                    SELECT s.shopper_id, s.expires_at, sh.customer_id
-                    FROM sessions s JOIN shoppers sh ON sh.id = s.shopper_id
-                    WHERE s.token_hash = \(tokenHash) AND s.expires_at > \(now.unixMilliseconds)
-                    """)
-            else { return nil }
-            return SessionRecord(
-                shopperID: ShopperID(rawValue: try row.decode("shopper_id")),
-                customerID: try row.decode("customer_id", as: Int64?.self).map(CustomerID.init(rawValue:)),
-                expiresAt: try row.date("expires_at"))
+            try connection.queryFirst(Self.sessionQuery(tokenHash: tokenHash, now: now)).map(Self.record)
         }
+    }
+
+    /// The live session for `tokenHash` and what pricing its shopper's basket needs, read together
+    /// (for a checkout): on PostgreSQL in one round trip, the basket's statements finding the
+    /// shopper through the token; on SQLite, in the store's process, one after the other. `nil`
+    /// when the session is unknown or expired.
+    public func sessionWithPricingInputs(
+        tokenHash: [UInt8], now: Date
+    ) async throws -> (session: SessionRecord, pricing: PricingInputs)? {
+        guard database.dialect == .postgres else {
+            guard let session = try await session(tokenHash: tokenHash, now: now) else { return nil }
+            let pricing = try await BasketRepository(database: database).pricingInputs(
+                for: session.shopperID, customer: session.customerID)
+            return (session, pricing)
+        }
+        return try await database.lookup { connection in
+            let shopper: SQLQuery = """
+                (SELECT shopper_id FROM sessions
+                 WHERE token_hash = \(tokenHash) AND expires_at > \(now.unixMilliseconds))
+                """
+            let answers = try connection.queryEach(
+                [Self.sessionQuery(tokenHash: tokenHash, now: now)]
+                    + BasketRepository.pricingQueries(
+                        shopper: shopper, customer: "(SELECT customer_id FROM shoppers WHERE id = \(shopper))"))
+            guard let row = answers.first?.first else { return nil }
+            return (try Self.record(row), try BasketRepository.pricingInputs(from: answers.dropFirst()))
+        }
+    }
+
+    private static func sessionQuery(tokenHash: [UInt8], now: Date) -> SQLQuery {
+        """
+        SELECT s.shopper_id, s.expires_at, sh.customer_id
+        FROM sessions s JOIN shoppers sh ON sh.id = s.shopper_id
+        WHERE s.token_hash = \(tokenHash) AND s.expires_at > \(now.unixMilliseconds)
+        """
+    }
+
+    private static func record(_ row: SQLRow) throws -> SessionRecord {
+        SessionRecord(
+            shopperID: ShopperID(rawValue: try row.decode("shopper_id")),
+            customerID: try row.decode("customer_id", as: Int64?.self).map(CustomerID.init(rawValue:)),
+            expiresAt: try row.date("expires_at"))
     }
 
     /// Ends the session for `tokenHash` (logout).

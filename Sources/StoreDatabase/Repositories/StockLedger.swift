@@ -87,14 +87,50 @@ public enum StockLedger {
     /// other statements; ``record(_:answers:reason:note:actor:attempt:refund:requestKey:now:on:)``
     /// then writes the ledger lines.
     static func updates(_ moves: [StockMove], onlyIfActive: Bool) -> [SQLQuery] {
+        moves.map { update($0, onlyIfActive: onlyIfActive) }
+    }
+
+    private static func update(_ move: StockMove, onlyIfActive: Bool) -> SQLQuery {
         let active: SQLQuery = onlyIfActive ? " AND active = 1" : ""
-        return moves.map { move in
-            """
+        return """
             UPDATE products SET stock = stock + \(move.change)
             WHERE id = \(move.product.rawValue) AND stock + \(move.change) >= 0\(active)
             RETURNING stock
             """
+    }
+
+    /// Each move's conditional update and its ledger line as one statement that expects the update
+    /// to be made (`store_expect`, PostgreSQL only: ``Schema/version13``), for a write that sends
+    /// everything with its `COMMIT` and reads no answer. A move that cannot be made aborts the
+    /// transaction; the caller then takes the way that reads each answer.
+    static func expectedMoves(
+        _ moves: [StockMove], reason: StockReason, actor: StockMover, attempt: AttemptID?, onlyIfActive: Bool,
+        now: Date
+    ) -> [SQLQuery] {
+        moves.map { move in
+            let values = lineValues(
+                move, reason: reason, note: nil, actor: actor, attempt: attempt, refund: nil, stock: "moved.stock",
+                now: now, requestKey: nil)
+            return """
+                WITH moved AS (\(update(move, onlyIfActive: onlyIfActive))),
+                line AS (INSERT INTO stock_movements (\(lineColumns)) SELECT \(values) FROM moved)
+                SELECT store_expect(count(*) = 1, 'the stock for a sale') FROM moved
+                """
         }
+    }
+
+    private static let lineColumns: SQLQuery = """
+        product_id, change_units, reason, note, staff_id, actor, attempt_id, refund_id, stock_after, at, request_key
+        """
+
+    private static func lineValues(
+        _ move: StockMove, reason: StockReason, note: String?, actor: StockMover, attempt: AttemptID?,
+        refund: RefundID?, stock: SQLQuery, now: Date, requestKey: IdempotencyKey?
+    ) -> SQLQuery {
+        """
+        \(move.product.rawValue), \(move.change), \(reason.rawValue), \(note), \(actor.actor?.staffID?.rawValue), \
+        \(actor.name), \(attempt?.rawValue), \(refund?.rawValue), \(stock), \(now.unixMilliseconds), \(requestKey?.rawValue)
+        """
     }
 
     /// Writes the ledger line of each move that its update's `answers` say was made; returns each
@@ -112,15 +148,10 @@ public enum StockLedger {
                 continue
             }
             let stock = try row.decode("stock", as: Int.self)
-            try connection.executeDeferred(
-                """
-                INSERT INTO stock_movements (
-                    product_id, change_units, reason, note, staff_id, actor, attempt_id, refund_id, stock_after, at,
-                    request_key)
-                VALUES (\(move.product.rawValue), \(move.change), \(reason.rawValue), \(note),
-                        \(actor.actor?.staffID?.rawValue), \(actor.name), \(attempt?.rawValue), \(refund?.rawValue),
-                        \(stock), \(now.unixMilliseconds), \(requestKey?.rawValue))
-                """)
+            let values = lineValues(
+                move, reason: reason, note: note, actor: actor, attempt: attempt, refund: refund, stock: "\(stock)",
+                now: now, requestKey: requestKey)
+            try connection.executeDeferred("INSERT INTO stock_movements (\(lineColumns)) VALUES (\(values))")
             stocks.append(stock)
         }
         return stocks

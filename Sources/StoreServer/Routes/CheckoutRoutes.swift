@@ -10,7 +10,7 @@ struct CheckoutRoutes: Sendable {
     let orders: OrdersService
 
     func register(on routes: inout RouteTable) {
-        routes.shopper(Endpoints.checkout) { request, caller in
+        routes.shopper(Endpoints.checkout, readingBasket: true) { request, caller in
             guard let header = request.headers[Endpoints.idempotencyKeyHeader] else {
                 throw HTTPError.idempotencyKeyRequired
             }
@@ -20,7 +20,7 @@ struct CheckoutRoutes: Sendable {
             let body = try CheckoutRequest(plainJSON: request.body) ?? request.decodeJSON(CheckoutRequest.self)
             let result = try await checkout.checkout(
                 method: try body.validatedPaymentMethod(), expectedTotal: body.expectedTotal, key: key,
-                shopper: caller.shopper)
+                shopper: caller.shopper, basket: caller.basket)
             var response = Response.bytes(
                 Array(result.answer.body.utf8), contentType: "application/json; charset=utf-8",
                 status: HTTPStatus(code: result.answer.status))

@@ -50,6 +50,9 @@ struct RouteEntry: Hashable, Sendable, CustomStringConvertible {
 struct ShopperContext: Sendable {
     let route: RequestContext
     let shopper: Shopper
+    /// What pricing the shopper's basket needs, read with the session, for a route registered
+    /// `readingBasket` whose session was not in the cache; `nil` otherwise.
+    var basket: PricingInputs? = nil
 
     /// The route's path parameter, typed: see ``HTTPServer/RequestContext/parameter(_:)``.
     func parameter<Value: PathParameter>(_ type: Value.Type = Value.self) throws(HTTPError) -> Value {
@@ -159,8 +162,12 @@ struct RouteTable {
     /// An endpoint for a shopper with a session: without a valid bearer token the answer is 401
     /// before the handler runs; with one, the handler is given the shopper. Its answers are never
     /// stored by caches.
+    ///
+    /// - Parameter readingBasket: the handler prices the basket first (a checkout): what pricing
+    ///   needs is read with the session, in the same round trip on PostgreSQL, and given in
+    ///   ``ShopperContext/basket``.
     mutating func shopper<Body, Answer>(
-        _ endpoint: Endpoint<Body, Answer>,
+        _ endpoint: Endpoint<Body, Answer>, readingBasket: Bool = false,
         _ handler: @escaping @Sendable (Request, ShopperContext) async throws -> Response
     ) {
         precondition(endpoint.access == .session, "\(endpoint) is open to anyone: register an open handler")
@@ -168,8 +175,17 @@ struct RouteTable {
         register(
             HTTPMethod(rawValue: endpoint.method.rawValue), endpoint.pattern, .shopper, .api,
             .async { request, context in
-                guard let shopper = try await sessions.shopper(for: request) else { throw HTTPError.unauthorized }
-                var response = try await handler(request, ShopperContext(route: context, shopper: shopper))
+                let caller: ShopperContext
+                if readingBasket {
+                    guard let token = Sessions.bearerToken(of: request),
+                        let read = try await sessions.shopperWithBasket(for: token)
+                    else { throw HTTPError.unauthorized }
+                    caller = ShopperContext(route: context, shopper: read.shopper, basket: read.basket)
+                } else {
+                    guard let shopper = try await sessions.shopper(for: request) else { throw HTTPError.unauthorized }
+                    caller = ShopperContext(route: context, shopper: shopper)
+                }
+                var response = try await handler(request, caller)
                 response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
                 return response
             })

@@ -34,9 +34,15 @@ package struct BasketService: Sendable {
     }
 
     /// The basket priced now. The tier is Pro or free from the customer's cached subscription
-    /// facts (anonymous shoppers are free): a local read, never a network call.
-    package func priced(_ shopper: Shopper) async throws -> PricedBasket {
-        let inputs = try await database.baskets.pricingInputs(for: shopper.id, customer: shopper.customerID)
+    /// facts (anonymous shoppers are free): a local read, never a network call. `read`: what
+    /// pricing needs, when the caller has just read it (with the session); otherwise it is read now.
+    package func priced(_ shopper: Shopper, from read: PricingInputs? = nil) async throws -> PricedBasket {
+        let inputs: PricingInputs
+        if let read {
+            inputs = read
+        } else {
+            inputs = try await database.baskets.pricingInputs(for: shopper.id, customer: shopper.customerID)
+        }
         let stored = inputs.basket
         var promotion: Promotion?
         var unusable: PromotionCode?

@@ -92,11 +92,15 @@ package struct CheckoutService: Sendable {
     /// - Throws: ``CheckoutKit/CheckoutError`` (`invalidAmount`, `priceChanged`, `outOfStock`,
     ///   `promotionUnavailable`, `paymentInProgress`, `emptyBasket`, `unavailable` — retry with the
     ///   same key), ``IdempotencyError`` (`mismatch`, `inProgress`).
+    ///
+    /// - Parameter basket: what pricing the basket needs, when the caller read it with the session
+    ///   just now (``Sessions/shopperWithBasket(for:)``): the first pricing uses it.
     package func checkout(
-        method: PaymentMethod, expectedTotal: Money, key: IdempotencyKey, shopper: Shopper
+        method: PaymentMethod, expectedTotal: Money, key: IdempotencyKey, shopper: Shopper, basket: PricingInputs? = nil
     ) async throws -> CheckoutResult {
         do {
-            let result = try await pay(method: method, expectedTotal: expectedTotal, key: key, shopper: shopper)
+            let result = try await pay(
+                method: method, expectedTotal: expectedTotal, key: key, shopper: shopper, basket: basket)
             switch result.outcome {
             case _ where result.replayed: outcome("replayed")
             case .paid: outcome("paid")
@@ -113,14 +117,14 @@ package struct CheckoutService: Sendable {
     }
 
     private func pay(
-        method: PaymentMethod, expectedTotal: Money, key: IdempotencyKey, shopper: Shopper
+        method: PaymentMethod, expectedTotal: Money, key: IdempotencyKey, shopper: Shopper, basket read: PricingInputs?
     ) async throws -> CheckoutResult {
         guard expectedTotal.isPositive else { throw CheckoutError.invalidAmount }
         let fingerprint = CheckoutFingerprint(method: method, expectedTotal: expectedTotal)
 
         var refusal = CheckoutError.paymentInProgress
-        for _ in 0..<Self.pricingRounds {
-            let basket = try await baskets.priced(shopper)
+        for round in 0..<Self.pricingRounds {
+            let basket = try await baskets.priced(shopper, from: round == 0 ? read : nil)
             let quote = try CheckoutQuote(
                 lines: basket.lines, promotion: basket.promotion, tier: basket.tier, shipping: configuration.shipping,
                 fees: configuration.fees, method: method)

@@ -72,6 +72,21 @@ package struct Sessions: Sendable {
         return shopper
     }
 
+    /// The shopper behind `token` and, unless the session was seen in the last few seconds, what
+    /// pricing their basket needs, read with the session (one round trip on PostgreSQL): for a
+    /// checkout, which prices the basket next. `nil` when the token is not valid.
+    package func shopperWithBasket(for token: SecretToken) async throws -> (shopper: Shopper, basket: PricingInputs?)? {
+        let hash = token.hash
+        let now = clock.now()
+        if let cached = cache.shopper(for: hash, now: now) { return (cached, nil) }
+        guard let read = try await database.sessions.sessionWithPricingInputs(tokenHash: hash, now: now) else {
+            return nil
+        }
+        let shopper = Shopper(id: read.session.shopperID, customerID: read.session.customerID)
+        cache.remember(shopper, for: hash, expiresAt: read.session.expiresAt, now: now)
+        return (shopper, read.pricing)
+    }
+
     /// Ends the session of `token` (logout, or the anonymous session replaced at login): the token
     /// stops working at once on this server, and within the cache's few seconds on the others.
     package func end(_ token: SecretToken) async throws {
