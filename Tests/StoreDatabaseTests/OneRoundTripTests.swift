@@ -1,8 +1,10 @@
 import CheckoutKit
+import Concurrency
 import Foundation
 import StoreDatabase
 import StoreSQL
 import StoreTestSupport
+import TestWaiting
 import Testing
 
 /// On PostgreSQL a reservation and the payment that follows, when nothing stands in the way, each
@@ -179,6 +181,48 @@ import Testing
                     tokenHash: anonymousHash, now: testNow.addingTimeInterval(61)) == nil)
             #expect(
                 try await database.sessions.sessionWithPricingInputs(tokenHash: Array("x".utf8), now: testNow) == nil)
+        }
+    }
+
+    /// A second key on a basket whose open attempt is being recorded as paid: the reservation reads
+    /// the attempt in the way (a read waits for no one) and is answered at once. Had it left the
+    /// open attempt to the unique index, its insert would wait for the recording transaction, which
+    /// in a real checkout waits for the basket's row this reservation holds: a deadlock. Here the
+    /// recording transaction (an update of the open attempt's row) is held open; the answer must
+    /// come while it is.
+    @Test("a second key is answered at once while the open attempt's payment is being recorded")
+    func aSecondKeyDoesNotWaitForTheRecording() async throws {
+        try await withStoreDatabase(.postgres) { database in
+            let shopper = try await makeShopper(database, lines: [(2, 1)])
+            let first = try await makeAttempt(database, shopper: shopper, key: "first")
+            guard case .reserved(let open) = try await database.payments.reserve(first, now: testNow) else {
+                Issue.record("expected a reservation")
+                return
+            }
+            let held = Locked(false)
+            let release = DispatchSemaphore(value: 0)
+            let recording = Task {
+                try await database.sql.write { connection in
+                    _ = try connection.execute(
+                        "UPDATE payment_attempts SET updated_at = updated_at + 1 WHERE id = \(open.id.rawValue)")
+                    held.withLock { $0 = true }
+                    release.wait()  // on the driver's thread, as a recording still in progress
+                    throw CancellationError()  // rolled back: the attempt stays pending
+                }
+            }
+            #expect(try await eventually { held.withLock { $0 } })
+            let second = try await makeAttempt(database, shopper: shopper, key: "second")
+            let answered = Locked<ReservationOutcome?>(nil)
+            let reserving = Task {
+                let outcome = try await database.payments.reserve(second, now: testNow)
+                answered.withLock { $0 = outcome }
+            }
+            let answeredWhileHeld = try await eventually { answered.withLock { $0 } != nil }
+            release.signal()
+            _ = await recording.result
+            try await reserving.value
+            #expect(answeredWhileHeld, "the reservation waited for the recording transaction")
+            #expect(answered.withLock { $0 } == .blocked(by: open))
         }
     }
 }

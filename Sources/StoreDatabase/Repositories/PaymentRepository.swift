@@ -145,7 +145,8 @@ public struct PaymentRepository: Sendable {
     /// them. What ``reserve(_:now:)`` would check is what the statements expect (``Schema/version13``):
     /// the basket's row, locked, still at the version priced; each product's stock taken (the same
     /// conditional update, with its ledger line in the same statement); the promotion's use
-    /// counted. The unique indexes refuse a second attempt with this key or a second open attempt.
+    /// counted; no attempt with this key, and none open (the unique indexes are the backstop). The
+    /// attempt is written before the stock, so a refusal of it touches no product.
     /// Whatever stands in the way fails its statement, the transaction is rolled back and `nil` is
     /// answered: nothing was kept, and the careful way, which reads each answer, says what it was.
     private func reserveInOneRoundTrip(_ attempt: NewPaymentAttempt, now: Date) async throws -> PaymentAttemptRecord? {
@@ -160,6 +161,20 @@ public struct PaymentRepository: Sendable {
                         SELECT version FROM baskets
                         WHERE shopper_id = \(shopper) AND version = \(attempt.basketVersion) FOR UPDATE
                         """, "the basket as priced"))
+                // No attempt with this key and none open, read as the careful way reads them: a
+                // read waits for no one. (Left to the unique indexes, a second attempt's insert
+                // would wait for a payment being recorded for the open one — which waits for this
+                // basket's row: a deadlock, found only after a second.) The indexes stay the
+                // backstop. Then the attempt, before the stock: a storm of taps on one basket
+                // touches no product.
+                try connection.executeDeferred(
+                    """
+                    SELECT store_expect(NOT EXISTS (
+                        SELECT 1 FROM payment_attempts
+                        WHERE shopper_id = \(shopper)
+                          AND (idempotency_key = \(attempt.key.rawValue) OR state = 'pending')), 'no attempt in the way')
+                    """)
+                try Self.insert(attempt, holder: holder, now: now, on: connection)
                 for move in StockLedger.expectedMoves(
                     moves, reason: .sale, actor: .shop, attempt: attempt.id, onlyIfActive: true, now: now)
                 {
@@ -169,7 +184,6 @@ public struct PaymentRepository: Sendable {
                     try connection.executeDeferred(
                         .expectingOneRow(Self.promotionUse(promotion, now: now), "the promotion usable"))
                 }
-                try Self.insert(attempt, holder: holder, now: now, on: connection)
                 return try PaymentAttemptRecord(attempt, holder: holder, now: now)
             }
         } catch let error as DatabaseError where error.kind == .expectationFailed || error.kind == .uniqueViolation {
