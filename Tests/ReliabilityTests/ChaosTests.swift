@@ -5,6 +5,7 @@ import StoreDatabase
 import StoreSQL
 import StoreServerTestSupport
 import StoreServices
+import StoreTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -145,7 +146,7 @@ import FoundationNetworking
         if let key { request.setValue(key, forHTTPHeaderField: "Idempotency-Key") }
         if json != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
         request.httpBody = json.map { Data($0.utf8) }
-        guard let (data, response) = try? await session.data(for: request) else { return (0, Data()) }
+        guard let (data, response) = try? await session.uncancelledData(for: request) else { return (0, Data()) }
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
     }
 
@@ -183,7 +184,7 @@ import FoundationNetworking
             request.httpBody = json.map { Data($0.utf8) }
             while true {
                 do {
-                    let (data, response) = try await session.data(for: request)
+                    let (data, response) = try await session.uncancelledData(for: request)
                     return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
                 } catch {
                     tally.retry()
@@ -220,7 +221,7 @@ import FoundationNetworking
             request.setValue(key, forHTTPHeaderField: "Idempotency-Key")
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.httpBody = Data(body.utf8)
-            guard let (data, response) = try? await session.data(for: request) else { return (0, Data()) }
+            guard let (data, response) = try? await session.uncancelledData(for: request) else { return (0, Data()) }
             return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
         }
 

@@ -54,7 +54,7 @@ import FoundationNetworking
             if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
             if let key { request.setValue(key, forHTTPHeaderField: "Idempotency-Key") }
             request.httpBody = json.map { Data($0.utf8) }
-            let (data, response) = try await ChaosTests.session.data(for: request)
+            let (data, response) = try await ChaosTests.session.uncancelledData(for: request)
             return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
         }
         #expect(base.hasPrefix("http://127.0.0.1:"))

@@ -114,7 +114,7 @@ import FoundationNetworking
                 request.httpBody = Data(json.utf8)
                 request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             }
-            guard let (data, response) = try? await session.data(for: request) else { return (0, Data()) }
+            guard let (data, response) = try? await session.uncancelledData(for: request) else { return (0, Data()) }
             return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
         }
 

@@ -1,5 +1,6 @@
 import Foundation
 import StoreServerTestSupport
+import StoreTestSupport
 import TestWaiting
 import Testing
 
@@ -118,7 +119,7 @@ import FoundationNetworking
                 var request = URLRequest(url: try #require(URL(string: base + "/api/sessions")))
                 request.httpMethod = "POST"
                 request.setValue("198.51.100.\(index % 250)", forHTTPHeaderField: "X-Forwarded-For")
-                let (_, response) = try await URLSession.shared.data(for: request)
+                let (_, response) = try await URLSession.shared.uncancelledData(for: request)
                 statuses.append((response as? HTTPURLResponse)?.statusCode ?? 0)
             }
             let elapsed = ContinuousClock.now - start
@@ -176,7 +177,7 @@ import FoundationNetworking
             var request = URLRequest(url: try #require(URL(string: base + path)))
             request.httpMethod = method
             request.httpBody = json.map { Data($0.utf8) }
-            let (data, response) = try await URLSession.shared.data(for: request)
+            let (data, response) = try await URLSession.shared.uncancelledData(for: request)
             return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
         }
         #expect(try await call("GET", "/api/products") == (200, "[]"))

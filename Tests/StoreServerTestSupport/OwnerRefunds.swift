@@ -1,5 +1,6 @@
 import Foundation
 import StoreAPI
+import StoreTestSupport
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -44,7 +45,7 @@ public struct OwnerRefunds: Sendable {
         request.httpBody = try StoreJSON.makeEncoder().encode(body)
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let (data, response) = try await TestStore.session.data(for: request)
+        let (data, response) = try await TestStore.session.uncancelledData(for: request)
         guard let http = response as? HTTPURLResponse else { throw TestError("not an HTTP response") }
         return (http.statusCode, data)
     }

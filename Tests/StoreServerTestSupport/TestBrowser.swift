@@ -117,7 +117,7 @@ public final class TestBrowser: @unchecked Sendable {
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let cookieHeader = cookies.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
         if !cookieHeader.isEmpty { request.setValue(cookieHeader, forHTTPHeaderField: "Cookie") }
-        let (data, response) = try await session.data(for: request)
+        let (data, response) = try await session.uncancelledData(for: request)
         guard let http = response as? HTTPURLResponse else { throw TestError("not an HTTP response") }
         var fields: [String: String] = [:]
         for (name, value) in http.allHeaderFields {

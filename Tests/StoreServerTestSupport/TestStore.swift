@@ -137,7 +137,7 @@ public struct TestStore: Sendable {
         }
         if let body { request.httpBody = body }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let (data, response) = try await Self.session.data(for: request)
+        let (data, response) = try await Self.session.uncancelledData(for: request)
         guard let http = response as? HTTPURLResponse else { throw TestError("not an HTTP response") }
         var headers: [String: String] = [:]
         for (name, value) in http.allHeaderFields {

@@ -60,7 +60,7 @@ extension TestStore {
         request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
         request.httpBody = body
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let (data, response) = try await Self.patientSession.data(for: request)
+        let (data, response) = try await Self.patientSession.uncancelledData(for: request)
         guard let http = response as? HTTPURLResponse else { throw TestError("not an HTTP response") }
         var fields: [String: String] = [:]
         for (name, value) in http.allHeaderFields {
