@@ -199,18 +199,11 @@ import Testing
                 Issue.record("expected a reservation")
                 return
             }
-            let held = Locked(false)
-            let release = DispatchSemaphore(value: 0)
-            let recording = Task {
-                try await database.sql.write { connection in
-                    _ = try connection.execute(
-                        "UPDATE payment_attempts SET updated_at = updated_at + 1 WHERE id = \(open.id.rawValue)")
-                    held.withLock { $0 = true }
-                    release.wait()  // on the driver's thread, as a recording still in progress
-                    throw CancellationError()  // rolled back: the attempt stays pending
-                }
-            }
-            #expect(try await eventually { held.withLock { $0 } })
+            // The recording: an update of the open attempt's row, rolled back at the end.
+            let recording = try await HeldTransaction(
+                database,
+                running: "UPDATE payment_attempts SET updated_at = updated_at + 1 WHERE id = \(open.id.rawValue)",
+                rollingBack: true)
             let second = try await makeAttempt(database, shopper: shopper, key: "second")
             let answered = Locked<ReservationOutcome?>(nil)
             let reserving = Task {
@@ -218,8 +211,7 @@ import Testing
                 answered.withLock { $0 = outcome }
             }
             let answeredWhileHeld = try await eventually { answered.withLock { $0 } != nil }
-            release.signal()
-            _ = await recording.result
+            try await recording.finish()
             try await reserving.value
             #expect(answeredWhileHeld, "the reservation waited for the recording transaction")
             #expect(answered.withLock { $0 } == .blocked(by: open))

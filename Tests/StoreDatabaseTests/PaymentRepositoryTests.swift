@@ -298,17 +298,8 @@ func timesUsed(_ database: StoreDatabase, _ code: String) async throws -> Int {
         try await withStoreDatabase(.postgres) { database in
             let shopper = try await makeShopper(database, lines: [(2, 1)])
             let attempt = try await makeAttempt(database, shopper: shopper)
-            let held = Locked(false)
-            let release = DispatchSemaphore(value: 0)
-            let holder = Task {
-                try await database.sql.write { connection in
-                    _ = try connection.query(
-                        "SELECT version FROM baskets WHERE shopper_id = \(shopper.rawValue) FOR UPDATE")
-                    held.withLock { $0 = true }
-                    release.wait()  // on the driver's thread, as a slow transaction would hold it
-                }
-            }
-            #expect(try await eventually { held.withLock { $0 } })
+            let holder = try await HeldTransaction(
+                database, running: "SELECT version FROM baskets WHERE shopper_id = \(shopper.rawValue) FOR UPDATE")
             let finished = Locked(false)
             let reserving = Task {
                 defer { finished.withLock { $0 = true } }
@@ -316,8 +307,7 @@ func timesUsed(_ database: StoreDatabase, _ code: String) async throws -> Int {
             }
             try await Task.sleep(for: .milliseconds(300))
             #expect(!finished.withLock { $0 }, "the reservation went ahead while the basket's row was held")
-            release.signal()
-            try await holder.value
+            try await holder.finish()
             guard case .reserved = try await reserving.value else {
                 Issue.record("expected a reservation once the row was free")
                 return
