@@ -256,14 +256,6 @@ public struct BasketRepository: Sendable {
             """)
     }
 
-    /// Takes paid `lines` out of the basket. When the basket is still the version that was priced
-    /// (`pricedVersion`), it holds exactly those lines: it is emptied. Otherwise each paid line's
-    /// quantity comes off (the line goes when nothing is left), so what was added meanwhile stays,
-    /// and the code goes when no line is left or when it is `promotion`, the one the order used.
-    ///
-    /// - Parameter currentVersion: the basket's version now, read by the caller in this transaction
-    ///   with the basket's row locked (PostgreSQL) or under the one writer (SQLite); `nil` when the
-    ///   shopper has no basket.
     /// Empties `shopper`'s basket — its lines and its code — expecting it still at `version`, the
     /// one an attempt was priced from (`store_expect`, PostgreSQL only: ``Schema/version13``); for a
     /// write that reads no answer before its `COMMIT`. At another version the transaction aborts,
@@ -281,6 +273,14 @@ public struct BasketRepository: Sendable {
         try connection.executeDeferred("DELETE FROM basket_lines WHERE shopper_id = \(shopper.rawValue)")
     }
 
+    /// Takes paid `lines` out of the basket. When the basket is still the version that was priced
+    /// (`pricedVersion`), it holds exactly those lines: it is emptied. Otherwise each paid line's
+    /// quantity comes off (the line goes when nothing is left), so what was added meanwhile stays,
+    /// and the code goes when no line is left or when it is `promotion`, the one the order used.
+    ///
+    /// - Parameter currentVersion: the basket's version now, read by the caller in this transaction
+    ///   with the basket's row locked (PostgreSQL) or under the one writer (SQLite); `nil` when the
+    ///   shopper has no basket.
     static func takeOut(
         _ lines: [OrderLine], promotion: PromotionCode?, from shopper: ShopperID, pricedVersion: Int64,
         currentVersion: Int64?, now: Date, on connection: any SQLConnection

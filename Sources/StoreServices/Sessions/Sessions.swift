@@ -67,9 +67,7 @@ package struct Sessions: Sendable {
         let now = clock.now()
         if let cached = cache.shopper(for: hash, now: now) { return cached }
         guard let session = try await database.sessions.session(tokenHash: hash, now: now) else { return nil }
-        let shopper = Shopper(id: session.shopperID, customerID: session.customerID)
-        cache.remember(shopper, for: hash, expiresAt: session.expiresAt, now: now)
-        return shopper
+        return remembered(session, for: hash, now: now)
     }
 
     /// The shopper behind `token` and, unless the session was seen in the last few seconds, what
@@ -82,9 +80,14 @@ package struct Sessions: Sendable {
         guard let read = try await database.sessions.sessionWithPricingInputs(tokenHash: hash, now: now) else {
             return nil
         }
-        let shopper = Shopper(id: read.session.shopperID, customerID: read.session.customerID)
-        cache.remember(shopper, for: hash, expiresAt: read.session.expiresAt, now: now)
-        return (shopper, read.pricing)
+        return (remembered(read.session, for: hash, now: now), read.pricing)
+    }
+
+    /// The shopper of a session just read, kept in the cache.
+    private func remembered(_ session: SessionRecord, for hash: [UInt8], now: Date) -> Shopper {
+        let shopper = Shopper(id: session.shopperID, customerID: session.customerID)
+        cache.remember(shopper, for: hash, expiresAt: session.expiresAt, now: now)
+        return shopper
     }
 
     /// Ends the session of `token` (logout, or the anonymous session replaced at login): the token
