@@ -72,4 +72,36 @@ import Testing
                     == HousekeepingRepository.Report())
         }
     }
+
+    /// Failed attempts, the only ones looked up by age (to delete those past their keeping), are
+    /// the only ones in the index by age: a checkout's attempt, pending and then paid, enters no
+    /// entry there to write.
+    @Test(arguments: Backend.allCases)
+    func failedAttemptsAloneAreIndexedByAge(backend: Backend) async throws {
+        try await withStoreDatabase(backend) { database in
+            let definitions = try await database.sql.read { connection in
+                let query: SQLQuery =
+                    connection.dialect == .postgres
+                    ? "SELECT indexname AS name, indexdef AS definition FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'payment_attempts'"
+                    : "SELECT name, sql AS definition FROM sqlite_master WHERE type = 'index' AND tbl_name = 'payment_attempts'"
+                return try connection.query(query).map {
+                    (try $0.decode("name", as: String.self), try $0.decode("definition", as: String?.self) ?? "")
+                }
+            }
+            #expect(!definitions.contains { $0.0 == "payment_attempts_by_age" })
+            let byAge = try #require(definitions.first { $0.0 == "payment_attempts_failed_by_age" }?.1)
+            #expect(byAge.contains("created_at") && byAge.contains("'failed'"), "\(byAge)")
+            guard backend == .sqlite else { return }
+            // SQLite's plan for housekeeping's search goes through it.
+            let plan = try await database.sql.read { connection in
+                try connection.query(
+                    """
+                    EXPLAIN QUERY PLAN SELECT id FROM payment_attempts
+                    WHERE state = 'failed' AND created_at < 1000 LIMIT 500
+                    """
+                ).map { try $0.decode("detail", as: String.self) }
+            }
+            #expect(plan.contains { $0.contains("payment_attempts_failed_by_age") }, "\(plan)")
+        }
+    }
 }

@@ -56,23 +56,31 @@ public struct BasketRepository: Sendable {
     /// one round trip (``pricingQueries(shopper:customer:)``).
     public func pricingInputs(for shopper: ShopperID, customer: CustomerID?) async throws -> PricingInputs {
         try await database.lookup { connection in
-            guard connection.dialect == .postgres else {
-                // In the store's process nothing is saved by reading what the basket does not need.
-                let basket = try Self.basket(for: shopper, on: connection)
-                let promotion = try basket.promotionCode.flatMap {
-                    try PromotionRepository.promotion($0, on: connection)
-                }
-                let subscription = try customer.flatMap { id in
-                    try connection.queryFirst(
-                        "SELECT \(CustomerRepository.columns) FROM customers WHERE id = \(id.rawValue)"
-                    ).map { try CustomerRepository.record(from: $0).subscription }
-                }
-                return PricingInputs(basket: basket, promotion: promotion, subscription: subscription)
-            }
-            return try Self.pricingInputs(
-                from: connection.queryEach(
-                    Self.pricingQueries(shopper: "\(shopper.rawValue)", customer: "\(customer?.rawValue)")))
+            try Self.pricingInputs(for: shopper, customer: customer, on: connection)
         }
+    }
+
+    /// What pricing needs, read on `connection`: on PostgreSQL all at once (one round trip); on
+    /// SQLite, in the store's process, where nothing is saved by reading what the basket does not
+    /// need, the promotion only for a basket with a code and the customer only for a customer.
+    static func pricingInputs(
+        for shopper: ShopperID, customer: CustomerID?, on connection: any SQLConnection
+    ) throws -> PricingInputs {
+        guard connection.dialect == .postgres else {
+            let basket = try basket(for: shopper, on: connection)
+            let promotion = try basket.promotionCode.flatMap {
+                try PromotionRepository.promotion($0, on: connection)
+            }
+            let subscription = try customer.flatMap { id in
+                try connection.queryFirst(
+                    "SELECT \(CustomerRepository.columns) FROM customers WHERE id = \(id.rawValue)"
+                ).map { try CustomerRepository.record(from: $0).subscription }
+            }
+            return PricingInputs(basket: basket, promotion: promotion, subscription: subscription)
+        }
+        return try pricingInputs(
+            from: connection.queryEach(
+                pricingQueries(shopper: "\(shopper.rawValue)", customer: "\(customer?.rawValue)")))
     }
 
     /// The statements that read what pricing a basket needs, to be sent together (one round trip

@@ -95,19 +95,23 @@ public struct SessionRepository: Sendable {
     }
 
     /// The live session for `tokenHash` and what pricing its shopper's basket needs, read together
-    /// (for a checkout): on PostgreSQL in one round trip, the basket's statements finding the
-    /// shopper through the token; on SQLite, in the store's process, one after the other. `nil`
-    /// when the session is unknown or expired.
+    /// (for a checkout) in one lookup: on PostgreSQL in one round trip, the basket's statements
+    /// finding the shopper through the token; on SQLite, in the store's process, one after the
+    /// other with the shopper's id, reading only what the basket needs. `nil` when the session is
+    /// unknown or expired.
     public func sessionWithPricingInputs(
         tokenHash: [UInt8], now: Date
     ) async throws -> (session: SessionRecord, pricing: PricingInputs)? {
-        guard database.dialect == .postgres else {
-            guard let session = try await session(tokenHash: tokenHash, now: now) else { return nil }
-            let pricing = try await BasketRepository(database: database).pricingInputs(
-                for: session.shopperID, customer: session.customerID)
-            return (session, pricing)
-        }
-        return try await database.lookup { connection in
+        try await database.lookup { connection in
+            guard connection.dialect == .postgres else {
+                guard let row = try connection.queryFirst(Self.sessionQuery(tokenHash: tokenHash, now: now)) else {
+                    return nil
+                }
+                let session = try Self.record(row)
+                let pricing = try BasketRepository.pricingInputs(
+                    for: session.shopperID, customer: session.customerID, on: connection)
+                return (session, pricing)
+            }
             let shopper: SQLQuery = """
                 (SELECT shopper_id FROM sessions
                  WHERE token_hash = \(tokenHash) AND expires_at > \(now.unixMilliseconds))
