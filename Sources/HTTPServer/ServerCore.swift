@@ -103,6 +103,9 @@ final class RequestState {
     let requestID: UInt64
     var request: Request
     let match: Router.Match
+    /// The route pattern for the access log, or the path when no route matched (read for every
+    /// response, so kept rather than taken out of ``match`` each time).
+    let routeLabel: String
     /// The most body bytes accepted, decided when the header fields arrived.
     let bodyLimit: BodyLimit
     /// The answer for a body that is being read and dropped: 413 (over ``bodyLimit``) or 503
@@ -127,6 +130,12 @@ final class RequestState {
     ) {
         self.startTime = startTime
         self.requestID = requestID
+        routeLabel =
+            switch match {
+            case .found(let route, _): route.pattern
+            case .methodNotAllowed(let pattern, _): pattern
+            case .notFound: request.path
+            }
         self.request = request
         self.match = match
         self.bodyLimit = bodyLimit
@@ -145,15 +154,6 @@ final class RequestState {
     /// The context of the request when no handler runs (an error the server answers itself).
     var context: RequestContext {
         RequestContext(route: routeLabel, startTime: startTime, requestID: requestID)
-    }
-
-    /// The route pattern for the access log, or the path when no route matched.
-    var routeLabel: String {
-        switch match {
-        case .found(let route, _): route.pattern
-        case .methodNotAllowed(let pattern, _): pattern
-        case .notFound: request.path
-        }
     }
 }
 
@@ -408,20 +408,23 @@ final class ServerCore: Sendable {
             target: ServerCore.target(connection: connection, path: url),
             headers: ServerCore.headers(of: connection))
         request.address = ServerCore.clientAddress(of: connection)
-        let state = RequestState(
-            startTime: startTime, requestID: requestIDPrefix | (count & 0xFFFF_FFFF), request: request,
-            match: router.match(request), bodyLimit: BodyLimit(for: request, configuration: configuration),
-            live: liveRequests)
-        requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
-
-        if let problem = MessageFraming.problem(
+        let match = router.match(request)
+        let bodyLimit = BodyLimit(for: request, configuration: configuration)
+        let problem = MessageFraming.problem(
             method: request.method.rawValue, version: version.map { String(cString: $0) } ?? "",
             headers: request.headers)
-        {
+        let declared = request.headers["Content-Length"].flatMap { Int($0) }
+        // The request's last use: moved into its state, not copied.
+        let state = RequestState(
+            startTime: startTime, requestID: requestIDPrefix | (count & 0xFFFF_FFFF), request: request,
+            match: match, bodyLimit: bodyLimit, live: liveRequests)
+        requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
+
+        if let problem {
             state.refused = true
             return send(problem, to: connection, for: state)
         }
-        if let declared = request.headers["Content-Length"].flatMap({ Int($0) }) {
+        if let declared {
             if declared > state.bodyLimit.bytes {
                 state.rejection = .payloadTooLarge
                 // Up to a few limits' worth, the body is read and dropped and the 413 follows it:

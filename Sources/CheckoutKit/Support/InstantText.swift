@@ -36,31 +36,32 @@ public enum InstantText {
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
 
-        appendDigits(year, count: 4, to: &text)
-        text.append(UInt8(ascii: "-"))
-        appendDigits(month, count: 2, to: &text)
-        text.append(UInt8(ascii: "-"))
-        appendDigits(day, count: 2, to: &text)
-        text.append(UInt8(ascii: "T"))
-        appendDigits(inDay / 3_600_000, count: 2, to: &text)
-        text.append(UInt8(ascii: ":"))
-        appendDigits(inDay / 60_000 % 60, count: 2, to: &text)
-        text.append(UInt8(ascii: ":"))
-        appendDigits(inDay / 1_000 % 60, count: 2, to: &text)
-        text.append(UInt8(ascii: "."))
-        appendDigits(inDay % 1_000, count: 3, to: &text)
-        text.append(UInt8(ascii: "Z"))
-    }
-
-    /// The last `count` decimal digits of a non-negative `value`, zero-padded.
-    private static func appendDigits(_ value: Int64, count: Int, to text: inout [UInt8]) {
-        var divisor: Int64 = 1
-        for _ in 1..<count { divisor *= 10 }
-        var rest = value % (divisor * 10)
-        while divisor > 0 {
-            text.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest / divisor))
-            rest %= divisor
-            divisor /= 10
+        // The 24 characters are written into a buffer of their own, each digit by a division by
+        // a constant (a multiplication), and appended at once: the server's log writes one for
+        // every request.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+            func put(_ value: Int64, digits: Int, at offset: Int) {
+                var rest = value
+                for index in stride(from: offset + digits - 1, through: offset, by: -1) {
+                    buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                    rest /= 10
+                }
+            }
+            put(year, digits: 4, at: 0)
+            buffer[4] = UInt8(ascii: "-")
+            put(month, digits: 2, at: 5)
+            buffer[7] = UInt8(ascii: "-")
+            put(day, digits: 2, at: 8)
+            buffer[10] = UInt8(ascii: "T")
+            put(inDay / 3_600_000, digits: 2, at: 11)
+            buffer[13] = UInt8(ascii: ":")
+            put(inDay / 60_000 % 60, digits: 2, at: 14)
+            buffer[16] = UInt8(ascii: ":")
+            put(inDay / 1_000 % 60, digits: 2, at: 17)
+            buffer[19] = UInt8(ascii: ".")
+            put(inDay % 1_000, digits: 3, at: 20)
+            buffer[23] = UInt8(ascii: "Z")
+            text.append(contentsOf: UnsafeBufferPointer(buffer))
         }
     }
 

@@ -36,22 +36,23 @@ public struct ServerLog: Sendable {
     /// Discards every line.
     public static let discard = ServerLog { _ in }
 
-    /// The access-log line of a request.
+    /// The access-log line of a request. Built by copying bytes — the literals from static
+    /// strings, the numbers written into a few bytes of stack — since it runs for every request.
     func record(_ entry: AccessLogEntry) {
         var line = Self.start(level: nil, requestID: entry.requestID)
-        line += #","method":"#.utf8
+        Self.append(#","method":"#, to: &line)
         JSONText.append(Self.loggable(entry.method.rawValue), to: &line)
-        line += #","route":"#.utf8
+        Self.append(#","route":"#, to: &line)
         JSONText.append(Self.loggable(entry.route), to: &line)
-        line += #","status":"#.utf8
+        Self.append(#","status":"#, to: &line)
         Self.appendDecimal(Int64(entry.status.code), to: &line)
-        line += #","duration_ms":"#.utf8
+        Self.append(#","duration_ms":"#, to: &line)
         let components = entry.duration.components
         let microseconds = max(0, components.seconds * 1_000_000 + components.attoseconds / 1_000_000_000_000)
         Self.appendDecimal(microseconds / 1_000, to: &line)
         line.append(UInt8(ascii: "."))
         Self.appendDecimal(microseconds % 1_000, to: &line, width: 3)
-        line += #","bytes":"#.utf8
+        Self.append(#","bytes":"#, to: &line)
         Self.appendDecimal(Int64(entry.bodyBytes), to: &line)
         line.append(UInt8(ascii: "}"))
         sink(line)
@@ -62,18 +63,18 @@ public struct ServerLog: Sendable {
     /// request.
     func recordUnexpectedError(_ error: any Error, method: String, route: String, requestID: UInt64) {
         var line = Self.start(level: "error", requestID: requestID)
-        line += #","event":"unexpected_error","method":"#.utf8
+        Self.append(#","event":"unexpected_error","method":"#, to: &line)
         JSONText.append(Self.loggable(method), to: &line)
-        line += #","route":"#.utf8
+        Self.append(#","route":"#, to: &line)
         JSONText.append(Self.loggable(route), to: &line)
-        line += #","error_type":"#.utf8
+        Self.append(#","error_type":"#, to: &line)
         JSONText.append(String(reflecting: type(of: error)), to: &line)
         if let error = error as? DatabaseError {
             // The kind and the code (an SQLSTATE, or SQLite's result code) name what failed without
             // quoting anything.
-            line += #","error_kind":"#.utf8
+            Self.append(#","error_kind":"#, to: &line)
             JSONText.append(String(describing: error.kind), to: &line)
-            line += #","error_code":"#.utf8
+            Self.append(#","error_code":"#, to: &line)
             JSONText.append(Self.loggable(error.code), to: &line)
         }
         line.append(UInt8(ascii: "}"))
@@ -84,7 +85,7 @@ public struct ServerLog: Sendable {
     /// 300 bytes of it, and none of it if it holds something like a card number.
     func recordLibraryMessage(_ message: String) {
         var line = Self.start(level: "warning", requestID: nil)
-        line += #","event":"http_library","message":"#.utf8
+        Self.append(#","event":"http_library","message":"#, to: &line)
         let text =
             CardNumberDetector.containsCardNumber(message)
             ? "(redacted)" : String(decoding: message.utf8.prefix(300), as: UTF8.self)
@@ -97,23 +98,31 @@ public struct ServerLog: Sendable {
     private static func start(level: String?, requestID: UInt64?) -> [UInt8] {
         var line: [UInt8] = []
         line.reserveCapacity(180)
-        line += #"{"time":""#.utf8
+        append(#"{"time":""#, to: &line)
         appendTimestamp(to: &line)
         line.append(UInt8(ascii: "\""))
         if let level {
-            line += #","level":""#.utf8
+            append(#","level":""#, to: &line)
             line += level.utf8
             line.append(UInt8(ascii: "\""))
         }
         if let requestID {
-            line += #","request_id":""#.utf8
-            for shift in stride(from: 60, through: 0, by: -4) {
-                let nibble = UInt8(truncatingIfNeeded: (requestID >> UInt64(shift)) & 15)
-                line.append(nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10)
+            append(#","request_id":""#, to: &line)
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { digits in
+                for index in 0..<16 {
+                    let nibble = UInt8(truncatingIfNeeded: (requestID >> UInt64(60 - 4 * index)) & 15)
+                    digits[index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+                }
+                line.append(contentsOf: UnsafeBufferPointer(digits))
             }
             line.append(UInt8(ascii: "\""))
         }
         return line
+    }
+
+    /// Appends a literal's bytes with one copy.
+    private static func append(_ literal: StaticString, to line: inout [UInt8]) {
+        literal.withUTF8Buffer { line.append(contentsOf: $0) }
     }
 
     /// The request line's parts as the log writes them. A method the server does not know and the
@@ -140,24 +149,21 @@ public struct ServerLog: Sendable {
     }
 
     /// The decimal digits of a non-negative `value` (a negative one is written as 0), left-padded
-    /// with zeros to `width`; written in place, without a buffer of its own.
+    /// with zeros to `width`; written into a few bytes of stack and appended with one copy.
     static func appendDecimal(_ value: Int64, to line: inout [UInt8], width: Int = 1) {
-        let value = max(0, value)
-        var digitCount = 1
-        var rest = value / 10
-        while rest > 0 {
-            digitCount += 1
-            rest /= 10
-        }
-        let start = line.count
-        let count = max(width, digitCount)
-        line.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
-        rest = value
-        var index = start + count - 1
-        while rest > 0 {
-            line[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
-            rest /= 10
-            index -= 1
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var rest = max(0, value)
+            var start = digits.count
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            } while rest > 0
+            let written = digits.count - start
+            if width > written {
+                line.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - written))
+            }
+            line.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
         }
     }
 }

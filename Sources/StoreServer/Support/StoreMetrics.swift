@@ -12,26 +12,48 @@ final class StoreMetrics: Sendable {
     static let buckets: [Double] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
     struct Histogram: Sendable {
-        var counts = [Int](repeating: 0, count: StoreMetrics.buckets.count)
+        /// Observations by the first bucket that holds them (the last place: above every bucket);
+        /// made cumulative when written out.
+        var counts = [Int](repeating: 0, count: StoreMetrics.buckets.count + 1)
         var sum = 0.0
         var total = 0
 
         mutating func observe(_ seconds: Double) {
-            for (index, bound) in StoreMetrics.buckets.enumerated() where seconds <= bound { counts[index] += 1 }
+            counts[StoreMetrics.buckets.firstIndex { seconds <= $0 } ?? StoreMetrics.buckets.count] += 1
             sum += seconds
             total += 1
         }
+
+        /// The count of each bucket as Prometheus writes it: every observation at or below it.
+        var cumulativeCounts: [Int] {
+            var running = 0
+            return counts.dropLast().map { count in
+                running += count
+                return running
+            }
+        }
     }
 
-    struct RequestKey: Hashable, Sendable {
-        let route: String
-        let method: String
-        let statusClass: String
+    /// What one route pattern (or `unmatched`) answered.
+    struct RouteRecord: Sendable {
+        /// Requests by method and status class (its first digit): a route meets few such pairs,
+        /// found by looking through them rather than by hashing.
+        var requests: [(method: String, statusClass: Int, count: Int)] = []
+        var durations = Histogram()
+
+        mutating func observe(method: String, statusClass: Int, seconds: Double) {
+            if let index = requests.firstIndex(where: { $0.statusClass == statusClass && $0.method == method }) {
+                requests[index].count += 1
+            } else {
+                requests.append((method, statusClass, 1))
+            }
+            durations.observe(seconds)
+        }
     }
 
     struct State: Sendable {
-        var requests: [RequestKey: Int] = [:]
-        var durations: [String: Histogram] = [:]
+        /// By route pattern, or `unmatched`.
+        var routes: [String: RouteRecord] = [:]
         var checkouts: [String: Int] = [:]
         var refunds: [String: Int] = [:]
         var provider: [String: Histogram] = [:]
@@ -44,23 +66,19 @@ final class StoreMetrics: Sendable {
 
     /// Counts one answered request from its access-log entry; a route not among `routes` (the
     /// patterns the server answers — the entry holds the path when none matched) is `unmatched`.
+    /// This runs for every request: a route seen before is found with one hash of its pattern.
     func record(_ entry: AccessLogEntry, routes: Set<String>) {
-        let route = routes.contains(entry.route) ? entry.route : "unmatched"
-        let key = RequestKey(route: route, method: entry.method.rawValue, statusClass: Self.statusClass(entry.status))
         let (seconds, attoseconds) = entry.duration.components
         let duration = Double(seconds) + Double(attoseconds) / 1e18
+        let method = entry.method.rawValue
+        let statusClass = entry.status.code / 100
         state.withLock { state in
-            state.requests[key, default: 0] += 1
-            state.durations[route, default: Histogram()].observe(duration)
+            if state.routes[entry.route]?.observe(method: method, statusClass: statusClass, seconds: duration) == nil {
+                let route = routes.contains(entry.route) ? entry.route : "unmatched"
+                state.routes[route, default: RouteRecord()].observe(
+                    method: method, statusClass: statusClass, seconds: duration)
+            }
         }
-    }
-
-    /// `2xx`, `4xx`, … — made once, not for every request.
-    private static let statusClasses = (0...9).map { "\($0)xx" }
-
-    static func statusClass(_ status: HTTPStatus) -> String {
-        let digit = status.code / 100
-        return statusClasses.indices.contains(digit) ? statusClasses[digit] : "\(digit)xx"
     }
 
     func checkout(_ outcome: String) { state.withLock { $0.checkouts[outcome, default: 0] += 1 } }
@@ -105,7 +123,7 @@ final class StoreMetrics: Sendable {
         }
         func histogram(_ name: String, label: String, _ series: [String: Histogram]) {
             for (key, histogram) in series.sorted(by: { $0.key < $1.key }) {
-                for (bound, count) in zip(Self.buckets, histogram.counts) {
+                for (bound, count) in zip(Self.buckets, histogram.cumulativeCounts) {
                     sample("\(name)_bucket", [(label, key), ("le", Self.number(bound))], "\(count)")
                 }
                 sample("\(name)_bucket", [(label, key), ("le", "+Inf")], "\(histogram.total)")
@@ -117,17 +135,21 @@ final class StoreMetrics: Sendable {
         family(
             "store_http_requests_total", "counter", "HTTP requests answered, by route pattern, method and status class."
         )
-        for (key, count) in state.requests.sorted(by: {
-            ($0.key.route, $0.key.method, $0.key.statusClass) < ($1.key.route, $1.key.method, $1.key.statusClass)
+        let requests = state.routes.flatMap { route, record in
+            record.requests.map { (route: route, method: $0.method, statusClass: $0.statusClass, count: $0.count) }
+        }
+        for request in requests.sorted(by: {
+            ($0.route, $0.method, $0.statusClass) < ($1.route, $1.method, $1.statusClass)
         }) {
             sample(
                 "store_http_requests_total",
-                [("route", key.route), ("method", key.method), ("status_class", key.statusClass)], "\(count)")
+                [("route", request.route), ("method", request.method), ("status_class", "\(request.statusClass)xx")],
+                "\(request.count)")
         }
         family(
             "store_http_request_duration_seconds", "histogram",
             "From a request's header fields to its answer queued, by route pattern.")
-        histogram("store_http_request_duration_seconds", label: "route", state.durations)
+        histogram("store_http_request_duration_seconds", label: "route", state.routes.mapValues(\.durations))
         family("store_checkouts_total", "counter", "Checkouts by outcome.")
         for (outcome, count) in state.checkouts.sorted(by: { $0.key < $1.key }) {
             sample("store_checkouts_total", [("outcome", outcome)], "\(count)")
