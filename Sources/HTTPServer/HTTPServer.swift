@@ -155,13 +155,13 @@ public final class HTTPServer: Sendable {
                     Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue().libraryMessage(
                         String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
                 },
-                { context, connection, _, event in
-                    guard let context, let connection else { return }
+                { context, connection, socketContext, event in
+                    guard let context, let connection, let socketContext else { return }
                     let core = Unmanaged<ServerCore>.fromOpaque(context).takeUnretainedValue()
                     if cmhd_connection_opened(event) != 0 {
-                        core.connectionOpened(connection)
+                        core.connectionOpened(connection, context: socketContext)
                     } else {
-                        core.connectionClosed(connection)
+                        core.connectionClosed(connection, context: socketContext)
                     }
                 },
                 context.toOpaque(),

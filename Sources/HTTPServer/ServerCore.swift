@@ -173,8 +173,8 @@ final class ServerCore: Sendable {
         var inFlight = 0
         /// Replies whose connection is (or is about to be) suspended.
         var parked: [ObjectIdentifier: AsyncReply] = [:]
-        /// The open connections, by their libmicrohttpd handle's address.
-        var connections: [UInt: WatchedConnection] = [:]
+        /// The open connections.
+        var connections: [ObjectIdentifier: WatchedConnection] = [:]
         /// Counts the header-deadline watcher's rounds: the coarse clock connections are timed by.
         var tick: UInt64 = 0
         /// The number of the last request begun.
@@ -183,14 +183,26 @@ final class ServerCore: Sendable {
         var largeBodies = 0
     }
 
-    /// An open connection, for ``HTTPServer/Configuration/headerDeadline``.
-    private struct WatchedConnection: Sendable {
+    /// An open connection, for ``HTTPServer/Configuration/headerDeadline``. libmicrohttpd keeps it
+    /// in the connection's socket context (retained once, released when the connection closes),
+    /// so each request reaches its connection's entry without looking it up.
+    private final class WatchedConnection: @unchecked Sendable {
         /// Its socket, shut down when it misses the deadline; it stays open until libmicrohttpd
         /// closes the connection, which it does after removing it from here.
         let socket: Int32
         /// The watcher's round since which it has been waiting for a request's header fields;
-        /// `nil` while a request is in progress.
+        /// `nil` while a request is in progress. Read and written under the lifecycle's lock only.
         var waitingSince: UInt64?
+
+        init(socket: Int32, waitingSince: UInt64?) {
+            self.socket = socket
+            self.waitingSince = waitingSince
+        }
+
+        /// The entry `connectionOpened` stored for `connection`, if any.
+        static func of(_ connection: OpaquePointer) -> WatchedConnection? {
+            cmhd_socket_context(connection).map { Unmanaged<WatchedConnection>.fromOpaque($0).takeUnretainedValue() }
+        }
     }
 
     /// ``HTTPServer/Configuration/defaultHeaders`` as C strings, converted once; only the valid
@@ -261,23 +273,26 @@ final class ServerCore: Sendable {
 
     // MARK: - Connections and the header deadline
 
-    private static func key(_ connection: OpaquePointer) -> UInt {
-        UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection)))
-    }
-
-    /// A connection opened: its header fields are awaited from now.
-    func connectionOpened(_ connection: OpaquePointer) {
+    /// A connection opened: its header fields are awaited from now. Its entry goes into
+    /// `context`, the connection's socket context.
+    func connectionOpened(_ connection: OpaquePointer, context: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
         let socket = cmhd_connection_fd(connection)
         guard socket >= 0 else { return }
-        lifecycle.withLock { state in
-            state.connections[Self.key(connection)] = WatchedConnection(socket: socket, waitingSince: state.tick)
+        let watched = lifecycle.withLock { state in
+            let watched = WatchedConnection(socket: socket, waitingSince: state.tick)
+            state.connections[ObjectIdentifier(watched)] = watched
+            return watched
         }
+        context.pointee = Unmanaged.passRetained(watched).toOpaque()
     }
 
     /// A connection closed. libmicrohttpd says so before it closes the socket, so a socket found
     /// in ``closeLateConnections(after:)`` under the lock is still this connection's.
-    func connectionClosed(_ connection: OpaquePointer) {
-        lifecycle.withLock { _ = $0.connections.removeValue(forKey: Self.key(connection)) }
+    func connectionClosed(_ connection: OpaquePointer, context: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+        guard let stored = context.pointee else { return }
+        context.pointee = nil
+        let watched = Unmanaged<WatchedConnection>.fromOpaque(stored).takeRetainedValue()
+        lifecycle.withLock { _ = $0.connections.removeValue(forKey: ObjectIdentifier(watched)) }
     }
 
     /// Starts a new round of the watcher and shuts down the socket of every connection that has
@@ -288,10 +303,10 @@ final class ServerCore: Sendable {
         lifecycle.withLock { state in
             state.tick += 1
             var closed = 0
-            for (key, watched) in state.connections {
+            for watched in state.connections.values {
                 guard let since = watched.waitingSince, state.tick - since > rounds else { continue }
                 shutdown(watched.socket, Int32(SHUT_RDWR))
-                state.connections[key]?.waitingSince = nil
+                watched.waitingSince = nil
                 closed += 1
             }
             return closed
@@ -382,10 +397,11 @@ final class ServerCore: Sendable {
         let finished = Unmanaged<RequestState>.fromOpaque(stored).takeRetainedValue()
         let heldSlot = finished.holdsLargeBodySlot
         finished.holdsLargeBodySlot = false
+        let watched = connection.flatMap(WatchedConnection.of)
         lifecycle.withLock { state in
             state.inFlight -= 1
             if heldSlot { state.largeBodies -= 1 }
-            if let connection { state.connections[Self.key(connection)]?.waitingSince = state.tick }
+            watched?.waitingSince = state.tick
         }
     }
 
@@ -397,10 +413,11 @@ final class ServerCore: Sendable {
     ) -> MHD_Result {
         let startTime = ContinuousClock.now
         // One lock for the count, the request's number and the connection's deadline.
+        let watched = WatchedConnection.of(connection)
         let count = lifecycle.withLock { state in
             state.inFlight += 1
             state.requestCount &+= 1
-            state.connections[Self.key(connection)]?.waitingSince = nil
+            watched?.waitingSince = nil
             return state.requestCount
         }
         var request = Request(

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import StoreAPI
 import StoreServerTestSupport
 import Testing
 
@@ -14,7 +15,9 @@ import Testing
         let buffer = LineBuffer(descriptor: descriptor, limit: 4_096)
         let lines = (0..<2_000).map { Array("{\"line\":\($0),\"route\":\"/api/basket\"}".utf8) }
         DispatchQueue.concurrentPerform(iterations: 4) { part in
-            for index in stride(from: part, to: lines.count, by: 4) { buffer.append(lines[index]) }
+            for index in stride(from: part, to: lines.count, by: 4) {
+                lines[index].withUnsafeBufferPointer(buffer.append)
+            }
         }
         buffer.flush()
         close(descriptor)
@@ -53,8 +56,12 @@ import Testing
             (Int64.max, 25, "000000" + "9223372036854775807"),
         ]
         for (value, width, expected) in cases {
-            var line = Array("x".utf8)
-            ServerLog.appendDecimal(value, to: &line, width: width)
+            let line = LineWriter.withLine(capacity: 64) { line in
+                line.write("x")
+                line.writeDecimal(value, width: width)
+            } _: {
+                Array($0)
+            }
             #expect(String(decoding: line, as: UTF8.self) == "x" + expected, "\(value) width \(width)")
         }
     }
@@ -77,5 +84,35 @@ import Testing
         #expect(parsed.timeIntervalSince(before) >= -0.001)
         #expect(after.timeIntervalSince(parsed) >= 0)
         #expect((object["duration_ms"] as? NSNumber)?.doubleValue == 3)
+    }
+
+    /// A line longer than the room it was given comes out cut short, never written past its end.
+    @Test func aLineIsCutShortRatherThanWrittenPastItsRoom() {
+        let line = LineWriter.withLine(capacity: 10) { line in
+            line.write("12345678")
+            line.writeJSONString("abc")
+            line.write("9")
+            line.writeDecimal(1_234_567)
+            line.write(UInt8(ascii: "0"))
+        } _: {
+            Array($0)
+        }
+        #expect(String(decoding: line, as: UTF8.self) == "1234567890")
+    }
+
+    /// Strings the log quotes are escaped as everywhere else in the store's JSON.
+    @Test func quotedStringsAreEscapedAsTheStoresJSON() throws {
+        for text in ["plain /api/products", "quote \" and \\ backslash", "line\nbreak\ttab\u{01}", "é ü 日本"] {
+            let line = LineWriter.withLine(capacity: 256) {
+                $0.writeJSONString(text)
+            } _: {
+                Array($0)
+            }
+            var expected: [UInt8] = []
+            JSONText.append(text, to: &expected)
+            #expect(line == expected, "\(text)")
+            let decoded = try JSONSerialization.jsonObject(with: Data(line), options: .fragmentsAllowed) as? String
+            #expect(decoded == text)
+        }
     }
 }

@@ -18,10 +18,24 @@ public enum InstantText {
     /// One past the last millisecond of 9999-12-31, the last instant written directly.
     public static let latestMillisecond: Int64 = 253_402_300_800_000
 
-    /// Appends the instant `milliseconds` after 1970-01-01T00:00:00Z as UTF-8, without allocating
-    /// or taking a lock (the server's log writes one for every request). `milliseconds` must lie in
-    /// `0..<latestMillisecond`, years 1970 to 9999; outside, it is clamped into that range.
+    /// The length of an instant as written: `2026-12-02T12:08:30.123Z`.
+    public static let length = 24
+
+    /// Appends the instant `milliseconds` after 1970-01-01T00:00:00Z as UTF-8 (see
+    /// ``write(millisecondsSince1970:to:)``).
     public static func append(millisecondsSince1970 milliseconds: Int64, to text: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { buffer in
+            write(millisecondsSince1970: milliseconds, to: buffer)
+            text.append(contentsOf: UnsafeBufferPointer(buffer))
+        }
+    }
+
+    /// Writes the instant `milliseconds` after 1970-01-01T00:00:00Z as UTF-8 into the first
+    /// ``length`` bytes of `buffer`, without allocating or taking a lock (the server's log writes
+    /// one for every request). `milliseconds` must lie in `0..<latestMillisecond`, years 1970 to
+    /// 9999; outside, it is clamped into that range. `buffer` must hold ``length`` bytes.
+    public static func write(millisecondsSince1970 milliseconds: Int64, to buffer: UnsafeMutableBufferPointer<UInt8>) {
+        precondition(buffer.count >= length, "an instant is written into 24 bytes")
         let total = min(max(0, milliseconds), latestMillisecond - 1)
         let days = total / 86_400_000
         let inDay = total % 86_400_000
@@ -36,33 +50,28 @@ public enum InstantText {
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
 
-        // The 24 characters are written into a buffer of their own, each digit by a division by
-        // a constant (a multiplication), and appended at once: the server's log writes one for
-        // every request.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
-            func put(_ value: Int64, digits: Int, at offset: Int) {
-                var rest = value
-                for index in stride(from: offset + digits - 1, through: offset, by: -1) {
-                    buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-                    rest /= 10
-                }
+        // Each digit by a division by a constant (a multiplication).
+        func put(_ value: Int64, digits: Int, at offset: Int) {
+            var rest = value
+            for index in stride(from: offset + digits - 1, through: offset, by: -1) {
+                buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
             }
-            put(year, digits: 4, at: 0)
-            buffer[4] = UInt8(ascii: "-")
-            put(month, digits: 2, at: 5)
-            buffer[7] = UInt8(ascii: "-")
-            put(day, digits: 2, at: 8)
-            buffer[10] = UInt8(ascii: "T")
-            put(inDay / 3_600_000, digits: 2, at: 11)
-            buffer[13] = UInt8(ascii: ":")
-            put(inDay / 60_000 % 60, digits: 2, at: 14)
-            buffer[16] = UInt8(ascii: ":")
-            put(inDay / 1_000 % 60, digits: 2, at: 17)
-            buffer[19] = UInt8(ascii: ".")
-            put(inDay % 1_000, digits: 3, at: 20)
-            buffer[23] = UInt8(ascii: "Z")
-            text.append(contentsOf: UnsafeBufferPointer(buffer))
         }
+        put(year, digits: 4, at: 0)
+        buffer[4] = UInt8(ascii: "-")
+        put(month, digits: 2, at: 5)
+        buffer[7] = UInt8(ascii: "-")
+        put(day, digits: 2, at: 8)
+        buffer[10] = UInt8(ascii: "T")
+        put(inDay / 3_600_000, digits: 2, at: 11)
+        buffer[13] = UInt8(ascii: ":")
+        put(inDay / 60_000 % 60, digits: 2, at: 14)
+        buffer[16] = UInt8(ascii: ":")
+        put(inDay / 1_000 % 60, digits: 2, at: 17)
+        buffer[19] = UInt8(ascii: ".")
+        put(inDay % 1_000, digits: 3, at: 20)
+        buffer[23] = UInt8(ascii: "Z")
     }
 
     /// The format style for instants outside 1970 to 9999.
