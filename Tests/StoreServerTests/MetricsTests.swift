@@ -22,6 +22,7 @@ import Testing
             let order = try await store.placeOrder([(1, 1)], token: shopper)
             _ = try await store.send(Endpoints.order, order.id, token: shopper)
             _ = try await store.send("GET", "/no/such/page/ord_secret")
+            for method in ["BREW", "WHEN", "TEAPOT"] { _ = try await store.send(method, "/api/products") }
 
             let reply = try await store.send(OperationsEndpoints.metrics)
             #expect(reply.status == 200)
@@ -35,6 +36,10 @@ import Testing
             #expect(text.contains(#"store_payment_provider_request_duration_seconds_count{operation="charge"} 1"#))
             #expect(text.contains("store_unresolved_payment_attempts 0"))
             #expect(text.contains("process_resident_memory_bytes "))
+            // Methods a client made up are counted, under one label.
+            #expect(
+                text.contains(#"store_http_requests_total{route="/api/products",method="other",status_class="4xx"} 3"#))
+            #expect(!text.contains("BREW") && !text.contains("TEAPOT"))
             #expect(!text.contains(order.id), "never an id in a label")
             #expect(!text.contains("ord_secret"))
             #expect(!text.contains(shopper))

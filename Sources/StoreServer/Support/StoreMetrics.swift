@@ -66,11 +66,20 @@ final class StoreMetrics: Sendable {
 
     /// Counts one answered request from its access-log entry; a route not among `routes` (the
     /// patterns the server answers — the entry holds the path when none matched) is `unmatched`.
+    /// A method's label: the standard methods by name, any other token a client sent as `other`,
+    /// so that made-up methods cannot grow the labels without end.
+    static func label(for method: HTTPMethod) -> String {
+        switch method {
+        case .get, .head, .post, .put, .patch, .delete, .options: method.rawValue
+        default: "other"
+        }
+    }
+
     /// This runs for every request: a route seen before is found with one hash of its pattern.
     func record(_ entry: AccessLogEntry, routes: Set<String>) {
         let (seconds, attoseconds) = entry.duration.components
         let duration = Double(seconds) + Double(attoseconds) / 1e18
-        let method = entry.method.rawValue
+        let method = Self.label(for: entry.method)
         let statusClass = entry.status.code / 100
         state.withLock { state in
             if state.routes[entry.route]?.observe(method: method, statusClass: statusClass, seconds: duration) == nil {
