@@ -97,8 +97,7 @@ package struct JSONText {
         bytes.append(UInt8(ascii: "\""))
         text.withUTF8 { source in
             var run = 0
-            for (index, byte) in source.enumerated()
-            where byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 {
+            for (index, byte) in source.enumerated() where needsEscaping(byte) {
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[run..<index]))
                 appendEscaped(byte, to: &bytes)
                 run = index + 1
@@ -106,6 +105,12 @@ package struct JSONText {
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[run...]))
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether `byte` is written escaped in a JSON string literal: a quote, a backslash or a
+    /// control character.
+    package static func needsEscaping(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20
     }
 
     private static func appendEscaped(_ byte: UInt8, to bytes: inout [UInt8]) {

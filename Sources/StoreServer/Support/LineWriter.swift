@@ -79,15 +79,14 @@ struct LineWriter: ~Copyable {
 
     /// `text` as a JSON string literal, escaped as ``StoreAPI/JSONText`` escapes it.
     mutating func writeJSONString(_ text: String) {
+        guard !text.utf8.contains(where: JSONText.needsEscaping) else {
+            var escaped: [UInt8] = []
+            JSONText.append(text, to: &escaped)
+            write(escaped)
+            return
+        }
         var text = text
         text.withUTF8 { source in
-            let plain = !source.contains { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }
-            guard plain else {
-                var escaped: [UInt8] = []
-                JSONText.append(String(decoding: source, as: UTF8.self), to: &escaped)
-                write(escaped)
-                return
-            }
             guard let start = source.baseAddress, fits(source.count + 2) else { return }
             write(UInt8(ascii: "\""))
             (base + count).update(from: start, count: source.count)

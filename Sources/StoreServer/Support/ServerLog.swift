@@ -45,7 +45,7 @@ public struct ServerLog: Sendable {
         let route = Self.loggable(entry.route)
         let components = entry.duration.components
         let microseconds = max(0, components.seconds * 1_000_000 + components.attoseconds / 1_000_000_000_000)
-        LineWriter.withLine(capacity: Self.capacity(for: method, route)) { line in
+        LineWriter.withLine(capacity: Self.capacity(escaping: method.utf8.count + route.utf8.count)) { line in
             Self.start(&line, level: nil, requestID: entry.requestID)
             line.write(#","method":"#)
             line.writeJSONString(method)
@@ -75,7 +75,9 @@ public struct ServerLog: Sendable {
         let database = (error as? DatabaseError).map {
             (kind: String(describing: $0.kind), code: Self.loggable($0.code))
         }
-        let capacity = Self.capacity(for: method, route, type, database?.kind ?? "", database?.code ?? "")
+        let capacity = Self.capacity(
+            escaping: [method, route, type, database?.kind ?? "", database?.code ?? ""].reduce(0) { $0 + $1.utf8.count }
+        )
         LineWriter.withLine(capacity: capacity) { line in
             Self.start(&line, level: "error", requestID: requestID)
             line.write(#","event":"unexpected_error","method":"#)
@@ -104,7 +106,7 @@ public struct ServerLog: Sendable {
         let text =
             CardNumberDetector.containsCardNumber(message)
             ? "(redacted)" : String(decoding: message.utf8.prefix(300), as: UTF8.self)
-        LineWriter.withLine(capacity: Self.capacity(for: text)) { line in
+        LineWriter.withLine(capacity: Self.capacity(escaping: text.utf8.count)) { line in
             Self.start(&line, level: "warning", requestID: nil)
             line.write(#","event":"http_library","message":"#)
             line.writeJSONString(text)
@@ -114,11 +116,11 @@ public struct ServerLog: Sendable {
         }
     }
 
-    /// Room for a line with `strings` in it: its fixed parts (under 256 bytes: the field names,
-    /// the time, the request id, the numbers) and each string escaped at its longest (`\u00XX`,
-    /// six bytes for one).
-    private static func capacity(for strings: String...) -> Int {
-        strings.reduce(256) { $0 + 6 * $1.utf8.count }
+    /// Room for a line holding strings of `bytes` bytes in all: its fixed parts (under 256 bytes:
+    /// the field names, the time, the request id, the numbers) and the strings escaped at their
+    /// longest (`\u00XX`, six bytes for one).
+    private static func capacity(escaping bytes: Int) -> Int {
+        256 + 6 * bytes
     }
 
     /// `{"time":"…"` with the level and the request id when there are.
