@@ -3,6 +3,7 @@
 
 // libmicrohttpd needs these types declared before its own header.
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -52,6 +53,28 @@ static inline struct MHD_Daemon *cmhd_start_daemon(unsigned int flags,
                             MHD_OPTION_UNESCAPE_CALLBACK, cmhd_keep_escaped, NULL,
                             MHD_OPTION_ARRAY, options,
                             MHD_OPTION_END);
+}
+
+// Atomic loads and stores for the few values every request reads and almost nothing writes (the
+// server's draining flag, a prepared response's libmicrohttpd handle), so that reading them takes
+// no lock: a lock's every acquisition writes its memory, which the two network threads would pass
+// back and forth between their cores on each request.
+static inline void *cmhd_load_pointer(void *const *location) {
+    return __atomic_load_n(location, __ATOMIC_ACQUIRE);
+}
+
+// Stores `value` where NULL was; false (nothing stored) when another value was there first.
+static inline bool cmhd_publish_pointer(void **location, void *value) {
+    void *expected = NULL;
+    return __atomic_compare_exchange_n(location, &expected, value, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+static inline bool cmhd_load_flag(const bool *location) {
+    return __atomic_load_n(location, __ATOMIC_ACQUIRE);
+}
+
+static inline void cmhd_store_flag(bool *location, bool value) {
+    __atomic_store_n(location, value, __ATOMIC_RELEASE);
 }
 
 // Whether a connection notification says the connection opened (otherwise it closed).

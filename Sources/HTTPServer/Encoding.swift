@@ -4,10 +4,12 @@
 enum Encoding {
     /// Decodes `%XX` escapes (and `+` as a space when `plusAsSpace`).
     static func percentDecoded(_ text: Substring, plusAsSpace: Bool = false) -> String {
-        let utf8 = text.utf8
-        guard utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) else {
-            return String(text)
+        var bytesInPlace = text
+        let plain = bytesInPlace.withUTF8 { bytes in
+            !bytes.contains { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }
         }
+        guard !plain else { return String(text) }
+        let utf8 = text.utf8
         var bytes: [UInt8] = []
         bytes.reserveCapacity(utf8.count)
         var index = utf8.startIndex

@@ -1,5 +1,4 @@
 import CMicroHTTPD
-import Concurrency
 
 /// A response built once and sent many times — a cached document such as a catalog page.
 ///
@@ -12,8 +11,9 @@ public final class PreparedResponse: Sendable {
     /// What is sent.
     public let response: Response
 
-    /// The libmicrohttpd response, built for the first server that sent it.
-    private let native = Locked<(server: Int, handle: ConnectionHandle)?>(nil)
+    /// The libmicrohttpd response, built for the first server that sent it; read without a lock
+    /// on every request that sends it.
+    private let native = PublishedOnce<(server: Int, handle: ConnectionHandle)>()
 
     public init(_ response: Response) {
         self.response = response
@@ -22,15 +22,15 @@ public final class PreparedResponse: Sendable {
     /// The libmicrohttpd response for `server`, built by `build` on first use; `nil` when it was
     /// built for another server (whose default fields may differ) or cannot be built.
     func native(for server: Int, build: () -> OpaquePointer?) -> OpaquePointer? {
-        native.withLock { native in
-            if let native { return native.server == server ? native.handle.pointer : nil }
-            guard let built = build() else { return nil }
-            native = (server, ConnectionHandle(pointer: built))
-            return built
-        }
+        if let native = native.value { return native.server == server ? native.handle.pointer : nil }
+        guard let built = build() else { return nil }
+        if native.publish((server, ConnectionHandle(pointer: built))) { return built }
+        // Another thread built it at the same time and published first: that one is sent.
+        MHD_destroy_response(built)
+        return native.value.flatMap { $0.server == server ? $0.handle.pointer : nil }
     }
 
     deinit {
-        if let handle = native.withLock({ $0?.handle }) { MHD_destroy_response(handle.pointer) }
+        if let handle = native.value?.handle { MHD_destroy_response(handle.pointer) }
     }
 }

@@ -27,14 +27,14 @@ public struct QueryItem: Sendable, Equatable {
 /// An HTTP request as handlers see it: a plain value, complete with its body.
 public struct Request: Sendable {
     /// The request method.
-    public let method: HTTPMethod
+    public var method: HTTPMethod { line.method }
     /// The request target exactly as sent: path and query, still percent-encoded.
-    public let target: String
+    public var target: String { line.target }
     /// The percent-decoded path, without the query. `%2F` decodes to `/` here; routing splits the
     /// path into segments before decoding, so such a slash stays inside its segment.
-    public let path: String
+    public var path: String { line.path }
     /// The decoded query items in order (`+` decodes to a space).
-    public let queryItems: [QueryItem]
+    public var queryItems: [QueryItem] { line.queryItems }
     /// The request header fields.
     public var headers: HTTPHeaders
     /// The request body; empty when there was none.
@@ -50,28 +50,44 @@ public struct Request: Sendable {
     var address: ClientAddress?
 
     /// The still-encoded path, split off the target once for routing.
-    let rawPath: Substring
+    var rawPath: Substring { line.rawPath }
+
+    /// The request line's parts, which never change once read: kept in one object, so that
+    /// handing a request on (to its state, a handler, a middleware) copies one reference for them.
+    private let line: Line
+
+    private final class Line: Sendable {
+        let method: HTTPMethod
+        let target: String
+        let path: String
+        let queryItems: [QueryItem]
+        let rawPath: Substring
+
+        init(method: HTTPMethod, target: String) {
+            self.method = method
+            self.target = target
+            // Searching the UTF-8 view: `?` and `#` are ASCII, and Character search is much slower.
+            let beforeFragment = target.utf8.firstIndex(of: UInt8(ascii: "#")).map { target[..<$0] } ?? target[...]
+            if let mark = beforeFragment.utf8.firstIndex(of: UInt8(ascii: "?")) {
+                rawPath = beforeFragment[..<mark]
+                queryItems = Request.parseQuery(beforeFragment[beforeFragment.index(after: mark)...])
+            } else {
+                rawPath = beforeFragment
+                queryItems = []
+            }
+            path = Encoding.percentDecoded(rawPath)
+        }
+    }
 
     /// A request for `target` (`/path?query`), as the server builds it; also for in-process tests.
     public init(
         method: HTTPMethod, target: String, headers: HTTPHeaders = [:], body: [UInt8] = [],
         clientAddress: String? = nil
     ) {
-        self.method = method
-        self.target = target
+        line = Line(method: method, target: target)
         self.headers = headers
         self.body = body
         self.address = clientAddress.map(ClientAddress.text)
-        // Searching the UTF-8 view: `?` and `#` are ASCII, and Character search is much slower.
-        let beforeFragment = target.utf8.firstIndex(of: UInt8(ascii: "#")).map { target[..<$0] } ?? target[...]
-        if let mark = beforeFragment.utf8.firstIndex(of: UInt8(ascii: "?")) {
-            rawPath = beforeFragment[..<mark]
-            queryItems = Request.parseQuery(beforeFragment[beforeFragment.index(after: mark)...])
-        } else {
-            rawPath = beforeFragment
-            queryItems = []
-        }
-        path = Encoding.percentDecoded(rawPath)
     }
 
     /// The first value of the query item `name`, decoded.
@@ -132,7 +148,7 @@ public struct Request: Sendable {
     // Queries, forms and cookies are split on their ASCII delimiters byte by byte: compared as
     // Characters, a delimiter followed by a combining mark (`&\u{301}`) would not be one.
 
-    private static func parseQuery(_ query: Substring) -> [QueryItem] {
+    fileprivate static func parseQuery(_ query: Substring) -> [QueryItem] {
         query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true).map { pair in
             if let equals = pair.firstIndex(of: UInt8(ascii: "=")) {
                 return QueryItem(

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// How a route answers.
 public enum RouteHandler: Sendable {
     /// A synchronous handler run directly on the server's network thread, for cheap work that
@@ -54,7 +60,7 @@ public struct Router: Sendable {
 
     private var root = Node()
     /// The routes of patterns made only of literal segments, by their canonical path (`/a/b`).
-    private var literalRoutes: [Substring: [HTTPMethod: Route]] = [:]
+    private var literalRoutes = LiteralRoutes()
     private var middleware: [any Middleware] = []
 
     /// An empty router: every request gets 404.
@@ -93,7 +99,7 @@ public struct Router: Sendable {
                     if case .literal(let text) = key { return text }
                     return nil
                 }.joined(separator: "/")
-            literalRoutes[Substring(canonical), default: [:]][method] = route
+            literalRoutes.insert(route, for: method, at: canonical)
         }
     }
 
@@ -174,27 +180,13 @@ public struct Router: Sendable {
         let handler: RouteHandler
     }
 
-    /// Whether a raw path is spelled the way ``literalRoutes`` keys are: no percent escape, no empty
-    /// segment, no trailing slash (except `/` itself).
-    private static func isCanonical(_ path: Substring.UTF8View) -> Bool {
-        var previous: UInt8 = 0
-        for byte in path {
-            if byte == UInt8(ascii: "%") || (byte == UInt8(ascii: "/") && previous == UInt8(ascii: "/")) {
-                return false
-            }
-            previous = byte
-        }
-        return previous != UInt8(ascii: "/") || path.count == 1
-    }
-
     /// Finds the route for the request's method and path.
     func match(_ request: Request) -> Match {
         // Most requests name a route without parameters, spelled canonically (no escape, no empty
-        // segment, no trailing slash): one dictionary lookup finds it. Anything else, or a method
-        // the route does not have, goes through the tree, which gives the same answer slowly.
-        if let routes = literalRoutes[request.rawPath], Self.isCanonical(request.rawPath.utf8),
-            let route = routes[request.method] ?? (request.method == .head ? routes[.get] : nil)
-        {
+        // segment, no trailing slash): one look in a table keyed by the path's bytes finds it.
+        // Anything else, or a method the route does not have, goes through the tree, which gives
+        // the same answer slowly.
+        if let route = literalRoutes.route(for: request.method, at: request.rawPath) {
             return .found(route, Parameters())
         }
         let segments = request.rawPath.utf8.split(separator: UInt8(ascii: "/")).map {
@@ -286,6 +278,99 @@ public struct Router: Sendable {
         }
         let order: [HTTPMethod] = [.get, .head, .post, .put, .patch, .delete, .options]
         return order.filter { set.contains($0) } + set.subtracting(order).sorted { $0.rawValue < $1.rawValue }
+    }
+
+    // MARK: - Routes without parameters
+
+    /// The routes of patterns made only of literal segments, in an open-addressed table keyed by
+    /// the canonical path's bytes: a request's path is hashed and checked as it is read, without a
+    /// `String` hash, and its methods are looked through (a path has a handful).
+    private struct LiteralRoutes: Sendable {
+        /// Each slot's path hash, 0 for a free slot (a hash of 0 is stored as 1); the slots'
+        /// count is a power of two, at least twice the paths'.
+        private var hashes: [UInt64] = Array(repeating: 0, count: 16)
+        private var paths: [[UInt8]] = Array(repeating: [], count: 16)
+        private var routes: [[(method: HTTPMethod, route: Route)]] = Array(repeating: [], count: 16)
+        private var count = 0
+
+        /// FNV-1a over the bytes, never 0.
+        private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in bytes {
+                hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+            }
+            return max(hash, 1)
+        }
+
+        private static func same(_ first: UnsafeBufferPointer<UInt8>, _ second: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard first.count == second.count else { return false }
+            guard let one = first.baseAddress, let other = second.baseAddress else { return true }
+            return memcmp(one, other, first.count) == 0
+        }
+
+        /// The slot holding `path`, or the free slot where it would go.
+        private func slot(for path: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Int {
+            var index = Int(truncatingIfNeeded: hash) & (hashes.count - 1)
+            while hashes[index] != 0 {
+                if hashes[index] == hash && paths[index].withUnsafeBufferPointer({ Self.same($0, path) }) {
+                    return index
+                }
+                index = (index + 1) & (hashes.count - 1)
+            }
+            return index
+        }
+
+        mutating func insert(_ route: Route, for method: HTTPMethod, at path: String) {
+            let bytes = Array(path.utf8)
+            let (hash, index) = bytes.withUnsafeBufferPointer { bytes in
+                let hash = Self.hash(bytes)
+                return (hash, slot(for: bytes, hash: hash))
+            }
+            if hashes[index] == 0 {
+                hashes[index] = hash
+                paths[index] = bytes
+                count += 1
+            }
+            routes[index].removeAll { $0.method == method }
+            routes[index].append((method, route))
+            if count * 2 > hashes.count {
+                let entries = hashes.indices.filter { hashes[$0] != 0 }.map { (hashes[$0], paths[$0], routes[$0]) }
+                hashes = Array(repeating: 0, count: hashes.count * 2)
+                paths = Array(repeating: [], count: hashes.count)
+                routes = Array(repeating: [], count: hashes.count)
+                for (hash, path, methods) in entries {
+                    let index = path.withUnsafeBufferPointer { slot(for: $0, hash: hash) }
+                    hashes[index] = hash
+                    paths[index] = path
+                    routes[index] = methods
+                }
+            }
+        }
+
+        /// The route for `method` (or `GET`'s for `HEAD`) at `rawPath` when the path is spelled
+        /// canonically: no percent escape, no empty segment, no trailing slash (except `/` itself).
+        func route(for method: HTTPMethod, at rawPath: Substring) -> Route? {
+            var rawPath = rawPath
+            let found = rawPath.withUTF8 { path -> Int? in
+                var previous: UInt8 = 0
+                for byte in path {
+                    if byte == UInt8(ascii: "%") || (byte == UInt8(ascii: "/") && previous == UInt8(ascii: "/")) {
+                        return nil
+                    }
+                    previous = byte
+                }
+                guard previous != UInt8(ascii: "/") || path.count == 1 else { return nil }
+                let index = slot(for: path, hash: Self.hash(path))
+                return hashes[index] == 0 ? nil : index
+            }
+            guard let found else { return nil }
+            var forGet: Route?
+            for candidate in routes[found] {
+                if candidate.method == method { return candidate.route }
+                if candidate.method == .get { forGet = candidate.route }
+            }
+            return method == .head ? forGet : nil
+        }
     }
 
     // MARK: - Route tree

@@ -163,10 +163,11 @@ final class ServerCore: Sendable {
     let router: Router
     let configuration: HTTPServer.Configuration
     private let lifecycle = Locked(Lifecycle())
+    /// Responses carry `Connection: close` so that keep-alive clients go away. Read by every
+    /// response, without a lock.
+    private let draining = AtomicFlag(false)
 
     private struct Lifecycle: Sendable {
-        /// Responses carry `Connection: close` so that keep-alive clients go away.
-        var draining = false
         /// New asynchronous requests are answered 503 instead of being parked.
         var refusingParking = false
         /// Requests whose header fields arrived and that have not completed.
@@ -257,7 +258,7 @@ final class ServerCore: Sendable {
     }
 
     func beginDraining() {
-        lifecycle.withLock { $0.draining = true }
+        draining.set(true)
     }
 
     /// Refuses further parking and answers every parked request with 503.
@@ -563,7 +564,7 @@ final class ServerCore: Sendable {
             return send(HTTPError.internalError, to: connection, for: state)
         }
 
-        let draining = lifecycle.withLock { $0.draining }
+        let draining = self.draining.isSet
         let mhdResponse: OpaquePointer
         var destroyAfterQueueing = true
         if let prepared = response.prepared, !draining,

@@ -109,7 +109,7 @@ package struct JSONText {
 
     /// Whether `byte` is written escaped in a JSON string literal: a quote, a backslash or a
     /// control character.
-    package static func needsEscaping(_ byte: UInt8) -> Bool {
+    @inlinable package static func needsEscaping(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20
     }
 

@@ -68,6 +68,31 @@ private struct Tagging: Middleware {
         #expect(await router.respond(to: Request(method: .get, target: "/nope")).status == .notFound)
     }
 
+    @Test func manyLiteralRoutesEachAnswerTheirOwnPath() async throws {
+        // More paths than the literal table first holds, so it grows while routes are added.
+        var router = Router()
+        let paths = (0..<100).map { "/section\($0)/page" } + ["/", "/a", "/a/b", "/ab", "/b/a"]
+        for path in paths {
+            router.get(path, .immediate { _, _ in .text("get \(path)") })
+        }
+        router.get("/a", .immediate { _, _ in .text("replaced") })
+        router.on(.head, "/a/b", .immediate { _, _ in .text("head of its own") })
+        router.delete("/ab", .immediate { _, _ in .text("delete /ab") })
+        for path in paths where path != "/a" {
+            #expect(text(await router.respond(to: Request(method: .get, target: path))) == "get \(path)")
+        }
+        #expect(text(await router.respond(to: Request(method: .get, target: "/a"))) == "replaced")
+        #expect(text(await router.respond(to: Request(method: .delete, target: "/ab"))) == "delete /ab")
+        #expect(await router.respond(to: Request(method: .head, target: "/ab")).status == .ok)
+        #expect(await router.respond(to: Request(method: .post, target: "/ab")).status == .methodNotAllowed)
+        // The HEAD route of its own answers HEAD (its body dropped), not GET's.
+        let head = await router.respond(to: Request(method: .head, target: "/a/b"))
+        #expect(head.status == .ok && head.headers["Content-Length"] == "\("head of its own".utf8.count)")
+        for missing in ["/section100/page", "/section1", "/b", "/a/b/c", "/section1/pag"] {
+            #expect(await router.respond(to: Request(method: .get, target: missing)).status == .notFound)
+        }
+    }
+
     @Test func typedParameterRejectsGarbage() async throws {
         var router = Router()
         router.get("/orders/{id}") { _, context in

@@ -77,21 +77,24 @@ struct LineWriter: ~Copyable {
         count += 16
     }
 
-    /// `text` as a JSON string literal, escaped as ``StoreAPI/JSONText`` escapes it.
+    /// `text` as a JSON string literal, escaped as ``StoreAPI/JSONText`` escapes it. Text that
+    /// needs no escape (a route, a method) is copied in the same pass that checks it.
     mutating func writeJSONString(_ text: String) {
-        guard !text.utf8.contains(where: JSONText.needsEscaping) else {
+        var text = text
+        let plain = text.withUTF8 { source in !source.contains(where: JSONText.needsEscaping) }
+        guard plain else {
             var escaped: [UInt8] = []
             JSONText.append(text, to: &escaped)
             write(escaped)
             return
         }
-        var text = text
         text.withUTF8 { source in
             guard let start = source.baseAddress, fits(source.count + 2) else { return }
-            write(UInt8(ascii: "\""))
-            (base + count).update(from: start, count: source.count)
-            count += source.count
-            write(UInt8(ascii: "\""))
+            let quoted = base + count
+            quoted[0] = UInt8(ascii: "\"")
+            (quoted + 1).update(from: start, count: source.count)
+            quoted[source.count + 1] = UInt8(ascii: "\"")
+            count += source.count + 2
         }
     }
 

@@ -147,7 +147,11 @@ public struct ServerLog: Sendable {
     /// them reach the log, written out or percent-encoded once more. (Route patterns and the
     /// standard methods hold no digits.)
     static func loggable(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return text }
+        var bytesInPlace = text
+        let hasDigit = bytesInPlace.withUTF8 { bytes in
+            bytes.contains { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        }
+        guard hasDigit else { return text }
         if CardNumberDetector.containsCardNumber(text) { return "(redacted)" }
         if text.utf8.contains(UInt8(ascii: "%")), let decoded = text.removingPercentEncoding,
             CardNumberDetector.containsCardNumber(decoded)

@@ -52,8 +52,15 @@ final class StoreMetrics: Sendable {
     }
 
     struct State: Sendable {
-        /// By route pattern, or `unmatched`.
-        var routes: [String: RouteRecord] = [:]
+        /// Where each route pattern's (or `unmatched`'s) record lies in `routeRecords`: a request
+        /// looks its route up once and counts in place.
+        var routeIndex: [String: Int] = [:]
+        var routeRecords: [RouteRecord] = []
+
+        /// The records by route pattern, or `unmatched`.
+        var routes: [String: RouteRecord] {
+            routeIndex.mapValues { routeRecords[$0] }
+        }
         var checkouts: [String: Int] = [:]
         var refunds: [String: Int] = [:]
         var provider: [String: Histogram] = [:]
@@ -82,11 +89,20 @@ final class StoreMetrics: Sendable {
         let method = Self.label(for: entry.method)
         let statusClass = entry.status.code / 100
         state.withLock { state in
-            if state.routes[entry.route]?.observe(method: method, statusClass: statusClass, seconds: duration) == nil {
+            let index: Int
+            if let known = state.routeIndex[entry.route] {
+                index = known
+            } else {
                 let route = routes.contains(entry.route) ? entry.route : "unmatched"
-                state.routes[route, default: RouteRecord()].observe(
-                    method: method, statusClass: statusClass, seconds: duration)
+                if let known = state.routeIndex[route] {
+                    index = known
+                } else {
+                    index = state.routeRecords.count
+                    state.routeRecords.append(RouteRecord())
+                    state.routeIndex[route] = index
+                }
             }
+            state.routeRecords[index].observe(method: method, statusClass: statusClass, seconds: duration)
         }
     }
 

@@ -1,0 +1,59 @@
+import CMicroHTTPD
+
+/// A flag read on every request and set once in a while (the server's draining flag): read without
+/// a lock, so that reading it writes no memory the network threads share.
+final class AtomicFlag: @unchecked Sendable {
+    // Safety: the value is read and written only through the shim's atomic loads and stores.
+    private let value = UnsafeMutablePointer<Bool>.allocate(capacity: 1)
+
+    init(_ initial: Bool) {
+        value.initialize(to: initial)
+    }
+
+    deinit {
+        value.deallocate()
+    }
+
+    var isSet: Bool { cmhd_load_flag(value) }
+
+    func set(_ newValue: Bool) {
+        cmhd_store_flag(value, newValue)
+    }
+}
+
+/// A value stored once and then read on every request without a lock (a prepared response's
+/// libmicrohttpd handle). The first value published stays; a later one is refused.
+final class PublishedOnce<Value>: @unchecked Sendable {
+    // Safety: the slot holds NULL or a pointer to an initialized, never-changed `Value`, written
+    // once by a compare-and-exchange and read with acquiring loads; the `Value` is released only
+    // by `deinit`, when no reader is left.
+    private let slot = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: 1)
+
+    init() {
+        slot.initialize(to: nil)
+    }
+
+    deinit {
+        if let stored = cmhd_load_pointer(slot) {
+            let value = stored.assumingMemoryBound(to: Value.self)
+            value.deinitialize(count: 1)
+            value.deallocate()
+        }
+        slot.deallocate()
+    }
+
+    /// The value published, if any.
+    var value: Value? {
+        cmhd_load_pointer(slot).map { $0.assumingMemoryBound(to: Value.self).pointee }
+    }
+
+    /// Publishes `value` unless one was published first; answers whether it was.
+    func publish(_ value: Value) -> Bool {
+        let stored = UnsafeMutablePointer<Value>.allocate(capacity: 1)
+        stored.initialize(to: value)
+        if cmhd_publish_pointer(slot, stored) { return true }
+        stored.deinitialize(count: 1)
+        stored.deallocate()
+        return false
+    }
+}
