@@ -55,10 +55,10 @@ static inline struct MHD_Daemon *cmhd_start_daemon(unsigned int flags,
                             MHD_OPTION_END);
 }
 
-// Atomic loads and stores for the few values every request reads and almost nothing writes (the
-// server's draining flag, a prepared response's libmicrohttpd handle), so that reading them takes
-// no lock: a lock's every acquisition writes its memory, which the two network threads would pass
-// back and forth between their cores on each request.
+// Atomic operations for the few values every request touches (the server's draining flag, a
+// prepared response's libmicrohttpd handle, the request count, a connection's phase), so that
+// they take no lock: a lock's every acquisition writes its memory, which the two network threads
+// would pass back and forth between their cores on each request.
 static inline void *cmhd_load_pointer(void *const *location) {
     return __atomic_load_n(location, __ATOMIC_ACQUIRE);
 }
@@ -67,6 +67,24 @@ static inline void *cmhd_load_pointer(void *const *location) {
 static inline bool cmhd_publish_pointer(void **location, void *value) {
     void *expected = NULL;
     return __atomic_compare_exchange_n(location, &expected, value, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+static inline uint64_t cmhd_load_word(const uint64_t *location) {
+    return __atomic_load_n(location, __ATOMIC_ACQUIRE);
+}
+
+static inline void cmhd_store_word(uint64_t *location, uint64_t value) {
+    __atomic_store_n(location, value, __ATOMIC_RELEASE);
+}
+
+// Stores `desired` if `expected` is there; whether it did.
+static inline bool cmhd_replace_word(uint64_t *location, uint64_t expected, uint64_t desired) {
+    return __atomic_compare_exchange_n(location, &expected, desired, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+// Adds `value` (wrapping) and answers the sum.
+static inline uint64_t cmhd_add_word(uint64_t *location, uint64_t value) {
+    return __atomic_add_fetch(location, value, __ATOMIC_ACQ_REL);
 }
 
 static inline bool cmhd_load_flag(const bool *location) {

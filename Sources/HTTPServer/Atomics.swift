@@ -21,6 +21,35 @@ final class AtomicFlag: @unchecked Sendable {
     }
 }
 
+/// A 64-bit word read and written atomically.
+final class AtomicWord: @unchecked Sendable {
+    // Safety: the value is read and written only through the shim's atomic operations.
+    private let value = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)
+
+    init(_ initial: UInt64) {
+        value.initialize(to: initial)
+    }
+
+    deinit {
+        value.deallocate()
+    }
+
+    func load() -> UInt64 { cmhd_load_word(value) }
+
+    func store(_ newValue: UInt64) {
+        cmhd_store_word(value, newValue)
+    }
+
+    /// Stores `desired` if the word holds `expected`; whether it did.
+    func replace(_ expected: UInt64, with desired: UInt64) -> Bool {
+        cmhd_replace_word(value, expected, desired)
+    }
+
+    /// Adds `amount` (wrapping) and answers the sum.
+    @discardableResult
+    func add(_ amount: UInt64) -> UInt64 { cmhd_add_word(value, amount) }
+}
+
 /// A value stored once and then read on every request without a lock (a prepared response's
 /// libmicrohttpd handle). The first value published stays; a later one is refused.
 final class PublishedOnce<Value>: @unchecked Sendable {

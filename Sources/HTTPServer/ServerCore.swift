@@ -118,6 +118,9 @@ final class RequestState {
     var refused = false
     var discardedBytes = 0
     var reply: AsyncReply?
+    /// Its connection's phase (``ServerCore``'s header-deadline entry), set back to waiting when
+    /// the request completes; `nil` when the connection has no entry.
+    let connectionPhase: AtomicWord?
 
     #if DEBUG
     /// The count of live request states of the server this one belongs to.
@@ -126,8 +129,9 @@ final class RequestState {
 
     init(
         startTime: ContinuousClock.Instant, requestID: UInt64, request: Request, match: Router.Match,
-        bodyLimit: BodyLimit, live: Locked<Int>
+        bodyLimit: BodyLimit, connectionPhase: AtomicWord?, live: Locked<Int>
     ) {
+        self.connectionPhase = connectionPhase
         self.startTime = startTime
         self.requestID = requestID
         routeLabel =
@@ -166,20 +170,21 @@ final class ServerCore: Sendable {
     /// Responses carry `Connection: close` so that keep-alive clients go away. Read by every
     /// response, without a lock.
     private let draining = AtomicFlag(false)
+    /// Counts the header-deadline watcher's rounds: the coarse clock connections are timed by.
+    private let tick = AtomicWord(0)
+    /// The number of the last request begun.
+    private let requestCount = AtomicWord(0)
+    /// Requests in progress on a connection that has no entry (its socket could not be told);
+    /// the others are told by their connection's phase.
+    private let untrackedInFlight = AtomicWord(0)
 
     private struct Lifecycle: Sendable {
         /// New asynchronous requests are answered 503 instead of being parked.
         var refusingParking = false
-        /// Requests whose header fields arrived and that have not completed.
-        var inFlight = 0
         /// Replies whose connection is (or is about to be) suspended.
         var parked: [ObjectIdentifier: AsyncReply] = [:]
         /// The open connections.
         var connections: [ObjectIdentifier: WatchedConnection] = [:]
-        /// Counts the header-deadline watcher's rounds: the coarse clock connections are timed by.
-        var tick: UInt64 = 0
-        /// The number of the last request begun.
-        var requestCount: UInt64 = 0
         /// The requests holding a large-body slot (``HTTPServer/Configuration/maxLargeBodiesInFlight``).
         var largeBodies = 0
     }
@@ -192,12 +197,16 @@ final class ServerCore: Sendable {
         /// closes the connection, which it does after removing it from here.
         let socket: Int32
         /// The watcher's round since which it has been waiting for a request's header fields;
-        /// `nil` while a request is in progress. Read and written under the lifecycle's lock only.
-        var waitingSince: UInt64?
+        /// ``inRequest`` while a request is in progress; ``closing`` once shut down. Written by the
+        /// network thread serving the connection and by the watcher, without a lock.
+        let phase: AtomicWord
 
-        init(socket: Int32, waitingSince: UInt64?) {
+        static let inRequest = UInt64.max
+        static let closing = UInt64.max - 1
+
+        init(socket: Int32, waitingSince: UInt64) {
             self.socket = socket
-            self.waitingSince = waitingSince
+            phase = AtomicWord(waitingSince)
         }
 
         /// The entry `connectionOpened` stored for `connection`, if any.
@@ -240,7 +249,14 @@ final class ServerCore: Sendable {
 
     // MARK: - Lifecycle
 
-    var inFlight: Int { lifecycle.withLock { $0.inFlight } }
+    /// Requests whose header fields arrived and that have not completed: counted when asked (by
+    /// a drain, a scrape), so that a request itself touches no shared counter for it.
+    var inFlight: Int {
+        let tracked = lifecycle.withLock { state in
+            state.connections.values.reduce(0) { $0 + ($1.phase.load() == WatchedConnection.inRequest ? 1 : 0) }
+        }
+        return tracked + Int(truncatingIfNeeded: untrackedInFlight.load())
+    }
     var openConnections: Int { lifecycle.withLock { $0.connections.count } }
 
     /// The number of requests holding a large-body slot.
@@ -280,7 +296,7 @@ final class ServerCore: Sendable {
         let socket = cmhd_connection_fd(connection)
         guard socket >= 0 else { return }
         let watched = lifecycle.withLock { state in
-            let watched = WatchedConnection(socket: socket, waitingSince: state.tick)
+            let watched = WatchedConnection(socket: socket, waitingSince: tick.load())
             state.connections[ObjectIdentifier(watched)] = watched
             return watched
         }
@@ -302,12 +318,15 @@ final class ServerCore: Sendable {
     @discardableResult
     func closeLateConnections(after rounds: UInt64) -> Int {
         lifecycle.withLock { state in
-            state.tick += 1
+            let now = tick.add(1)
             var closed = 0
             for watched in state.connections.values {
-                guard let since = watched.waitingSince, state.tick - since > rounds else { continue }
+                let since = watched.phase.load()
+                // A request that begins meanwhile changes the phase first: then it is left alone.
+                guard since < WatchedConnection.closing, since <= now, now - since > rounds,
+                    watched.phase.replace(since, with: WatchedConnection.closing)
+                else { continue }
                 shutdown(watched.socket, Int32(SHUT_RDWR))
-                watched.waitingSince = nil
                 closed += 1
             }
             return closed
@@ -396,13 +415,14 @@ final class ServerCore: Sendable {
         guard let requestContext, let stored = requestContext.pointee else { return }
         requestContext.pointee = nil
         let finished = Unmanaged<RequestState>.fromOpaque(stored).takeRetainedValue()
-        let heldSlot = finished.holdsLargeBodySlot
-        finished.holdsLargeBodySlot = false
-        let watched = connection.flatMap(WatchedConnection.of)
-        lifecycle.withLock { state in
-            state.inFlight -= 1
-            if heldSlot { state.largeBodies -= 1 }
-            watched?.waitingSince = state.tick
+        if finished.holdsLargeBodySlot {
+            finished.holdsLargeBodySlot = false
+            lifecycle.withLock { $0.largeBodies -= 1 }
+        }
+        if let phase = finished.connectionPhase {
+            phase.store(tick.load())
+        } else {
+            untrackedInFlight.add(UInt64.max)  // minus one
         }
     }
 
@@ -413,14 +433,14 @@ final class ServerCore: Sendable {
         version: UnsafePointer<CChar>?, requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> MHD_Result {
         let startTime = ContinuousClock.now
-        // One lock for the count, the request's number and the connection's deadline.
-        let watched = WatchedConnection.of(connection)
-        let count = lifecycle.withLock { state in
-            state.inFlight += 1
-            state.requestCount &+= 1
-            watched?.waitingSince = nil
-            return state.requestCount
+        // No lock: the connection's phase is its own, and the count one atomic addition.
+        let phase = WatchedConnection.of(connection)?.phase
+        if let phase {
+            phase.store(WatchedConnection.inRequest)
+        } else {
+            untrackedInFlight.add(1)
         }
+        let count = requestCount.add(1)
         var request = Request(
             method: HTTPMethod(rawValue: method.map { String(cString: $0) } ?? ""),
             target: ServerCore.target(connection: connection, path: url),
@@ -435,7 +455,7 @@ final class ServerCore: Sendable {
         // The request's last use: moved into its state, not copied.
         let state = RequestState(
             startTime: startTime, requestID: requestIDPrefix | (count & 0xFFFF_FFFF), request: request,
-            match: match, bodyLimit: bodyLimit, live: liveRequests)
+            match: match, bodyLimit: bodyLimit, connectionPhase: phase, live: liveRequests)
         requestContext.pointee = Unmanaged.passRetained(state).toOpaque()
 
         if let problem {

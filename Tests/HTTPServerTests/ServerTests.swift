@@ -360,6 +360,35 @@ struct ServerTests {
         await stopping
     }
 
+    @Test func requestsInFlightAreCountedByTheirConnections() async throws {
+        let recorder = Recorder()
+        let server = try makeServer(recorder: recorder)
+        defer { Task { await server.shutdown() } }
+        let port = server.port
+        #expect(server.core.inFlight == 0)
+        // Three requests in progress on three connections, and a fourth connection kept open
+        // after its request was answered: three in flight.
+        let idle = try RawConnection(port: port)
+        try idle.sendRequest("GET", "/immediate")
+        #expect(try idle.readResponse().status == 200)
+        async let slow = onThread { try fetchConcurrently(port: port, count: 3, target: "/sleep/400") }
+        try await recorder.waitForHandlers(3)
+        #expect(server.core.inFlight == 3)
+        #expect(try await slow == [200, 200, 200])
+        #expect(try await eventually { server.core.inFlight == 0 })
+        // A client that leaves while its request is parked: no longer in flight once completed.
+        try await onThread {
+            let leaving = try RawConnection(port: port)
+            try leaving.sendRequest("GET", "/sleep/200")
+        }
+        try await recorder.waitForHandlers(4)
+        #expect(try await eventually { server.core.inFlight == 0 })
+        // The kept-alive connection still answers.
+        try idle.sendRequest("GET", "/immediate")
+        #expect(try idle.readResponse().status == 200)
+        #expect(server.core.inFlight == 0)
+    }
+
     @Test func everyRequestStateIsReleased() async throws {
         weak var core: ServerCore?
         let recorder = Recorder()
