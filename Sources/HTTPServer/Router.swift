@@ -173,11 +173,18 @@ public struct Router: Sendable {
         case notFound
     }
 
-    /// A registered route.
-    struct Route: Sendable {
+    /// A registered route. A class: the router's tables, a match and a request's state share it,
+    /// so passing it on is one reference rather than its three.
+    final class Route: Sendable {
         let pattern: String
         let parameterNames: [String]
         let handler: RouteHandler
+
+        init(pattern: String, parameterNames: [String], handler: RouteHandler) {
+            self.pattern = pattern
+            self.parameterNames = parameterNames
+            self.handler = handler
+        }
     }
 
     /// Finds the route for the request's method and path.
