@@ -52,7 +52,7 @@ final class AtomicWord: @unchecked Sendable {
 
 /// A value stored once and then read on every request without a lock (a prepared response's
 /// libmicrohttpd handle). The first value published stays; a later one is refused.
-final class PublishedOnce<Value>: @unchecked Sendable {
+final class PublishedOnce<Value: Sendable>: @unchecked Sendable {
     // Safety: the slot holds NULL or a pointer to an initialized, never-changed `Value`, written
     // once by a compare-and-exchange and read with acquiring loads; the `Value` is released only
     // by `deinit`, when no reader is left.

@@ -187,13 +187,19 @@ public struct Router: Sendable {
         }
     }
 
+    /// The route for the request from the table of literal routes alone: `nil` when the path is
+    /// not spelled canonically, names no such route, or the route lacks the method.
+    func literalRoute(for request: Request) -> Route? {
+        literalRoutes.route(for: request.method, at: request.rawPath)
+    }
+
     /// Finds the route for the request's method and path.
     func match(_ request: Request) -> Match {
         // Most requests name a route without parameters, spelled canonically (no escape, no empty
         // segment, no trailing slash): one look in a table keyed by the path's bytes finds it.
         // Anything else, or a method the route does not have, goes through the tree, which gives
         // the same answer slowly.
-        if let route = literalRoutes.route(for: request.method, at: request.rawPath) {
+        if let route = literalRoute(for: request) {
             return .found(route, Parameters())
         }
         let segments = request.rawPath.utf8.split(separator: UInt8(ascii: "/")).map {

@@ -192,7 +192,7 @@ final class ServerCore: Sendable {
     /// An open connection, for ``HTTPServer/Configuration/headerDeadline``. libmicrohttpd keeps it
     /// in the connection's socket context (retained once, released when the connection closes),
     /// so each request reaches its connection's entry without looking it up.
-    private final class WatchedConnection: @unchecked Sendable {
+    private final class WatchedConnection: Sendable {
         /// Its socket, shut down when it misses the deadline; it stays open until libmicrohttpd
         /// closes the connection, which it does after removing it from here.
         let socket: Int32

@@ -91,6 +91,17 @@ private struct Tagging: Middleware {
         for missing in ["/section100/page", "/section1", "/b", "/a/b/c", "/section1/pag"] {
             #expect(await router.respond(to: Request(method: .get, target: missing)).status == .notFound)
         }
+        // The table itself, not the tree behind it, finds each canonical path and its methods...
+        for path in paths {
+            #expect(router.literalRoute(for: Request(method: .get, target: path + "?q=1"))?.pattern == path)
+        }
+        #expect(router.literalRoute(for: Request(method: .head, target: "/section7/page"))?.pattern == "/section7/page")
+        #expect(router.literalRoute(for: Request(method: .delete, target: "/ab"))?.pattern == "/ab")
+        // ...and leaves every other spelling, and a method the path lacks, to the tree.
+        for other in ["/section7/page/", "//section7/page", "/section7//page", "/%73ection7/page", "", "/b"] {
+            #expect(router.literalRoute(for: Request(method: .get, target: other)) == nil)
+        }
+        #expect(router.literalRoute(for: Request(method: .post, target: "/ab")) == nil)
     }
 
     @Test func typedParameterRejectsGarbage() async throws {
