@@ -87,14 +87,6 @@ static inline uint64_t cmhd_add_word(uint64_t *location, uint64_t value) {
     return __atomic_add_fetch(location, value, __ATOMIC_ACQ_REL);
 }
 
-static inline bool cmhd_load_flag(const bool *location) {
-    return __atomic_load_n(location, __ATOMIC_ACQUIRE);
-}
-
-static inline void cmhd_store_flag(bool *location, bool value) {
-    __atomic_store_n(location, value, __ATOMIC_RELEASE);
-}
-
 // Whether a connection notification says the connection opened (otherwise it closed).
 static inline int cmhd_connection_opened(enum MHD_ConnectionNotificationCode code) {
     return code == MHD_CONNECTION_NOTIFY_STARTED;

@@ -1,27 +1,8 @@
 import CMicroHTTPD
 
-/// A flag read on every request and set once in a while (the server's draining flag): read without
-/// a lock, so that reading it writes no memory the network threads share.
-final class AtomicFlag: @unchecked Sendable {
-    // Safety: the value is read and written only through the shim's atomic loads and stores.
-    private let value = UnsafeMutablePointer<Bool>.allocate(capacity: 1)
-
-    init(_ initial: Bool) {
-        value.initialize(to: initial)
-    }
-
-    deinit {
-        value.deallocate()
-    }
-
-    var isSet: Bool { cmhd_load_flag(value) }
-
-    func set(_ newValue: Bool) {
-        cmhd_store_flag(value, newValue)
-    }
-}
-
-/// A 64-bit word read and written atomically.
+/// A 64-bit word read and written atomically: a counter, a connection's phase, a flag (0 or 1)
+/// read on every request without a lock, so that reading it writes no memory the network threads
+/// share.
 final class AtomicWord: @unchecked Sendable {
     // Safety: the value is read and written only through the shim's atomic operations.
     private let value = UnsafeMutablePointer<UInt64>.allocate(capacity: 1)

@@ -167,9 +167,9 @@ final class ServerCore: Sendable {
     let router: Router
     let configuration: HTTPServer.Configuration
     private let lifecycle = Locked(Lifecycle())
-    /// Responses carry `Connection: close` so that keep-alive clients go away. Read by every
-    /// response, without a lock.
-    private let draining = AtomicFlag(false)
+    /// 1 once responses carry `Connection: close`, so that keep-alive clients go away. Read by
+    /// every response, without a lock.
+    private let draining = AtomicWord(0)
     /// Counts the header-deadline watcher's rounds: the coarse clock connections are timed by.
     private let tick = AtomicWord(0)
     /// The number of the last request begun.
@@ -274,7 +274,7 @@ final class ServerCore: Sendable {
     }
 
     func beginDraining() {
-        draining.set(true)
+        draining.store(1)
     }
 
     /// Refuses further parking and answers every parked request with 503.
@@ -584,7 +584,7 @@ final class ServerCore: Sendable {
             return send(HTTPError.internalError, to: connection, for: state)
         }
 
-        let draining = self.draining.isSet
+        let draining = self.draining.load() != 0
         let mhdResponse: OpaquePointer
         var destroyAfterQueueing = true
         if let prepared = response.prepared, !draining,

@@ -48,9 +48,5 @@ struct AtomicsTests {
             if word.replace(7, with: 8) { replaced.add(1) }
         }
         #expect(replaced.load() == 1 && word.load() == 8)
-        let flag = AtomicFlag(false)
-        #expect(!flag.isSet)
-        flag.set(true)
-        #expect(flag.isSet)
     }
 }
