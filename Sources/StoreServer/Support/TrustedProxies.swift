@@ -104,14 +104,15 @@ struct ForwardedHeaders: Middleware {
 
     func handle(_ request: Request, context: RequestContext, next: Responder) async throws -> Response {
         var request = request
-        let peer = request.clientAddress ?? ""
-        if !trusted.isEmpty, trusted.contains(peer) {
+        // The peer's address is written out only when there are proxies to compare it with, and
+        // the header fields are rewritten only when there is one to remove.
+        if !trusted.isEmpty, let peer = request.clientAddress, trusted.contains(peer) {
             if let forwarded = request.headers["X-Forwarded-For"],
                 let client = trusted.client(peer: peer, forwardedFor: forwarded)
             {
                 request.clientAddress = client
             }
-        } else {
+        } else if request.headers.contains("X-Forwarded-For") || request.headers.contains("X-Forwarded-Proto") {
             request.headers.remove(name: "X-Forwarded-For")
             request.headers.remove(name: "X-Forwarded-Proto")
         }
