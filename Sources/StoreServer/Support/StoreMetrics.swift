@@ -71,8 +71,6 @@ final class StoreMetrics: Sendable {
     let startTime = Date()
     private let state = Locked(State())
 
-    /// Counts one answered request from its access-log entry; a route not among `routes` (the
-    /// patterns the server answers — the entry holds the path when none matched) is `unmatched`.
     /// A method's label: the standard methods by name, any other token a client sent as `other`,
     /// so that made-up methods cannot grow the labels without end.
     static func label(for method: HTTPMethod) -> String {
@@ -82,7 +80,10 @@ final class StoreMetrics: Sendable {
         }
     }
 
-    /// This runs for every request: a route seen before is found with one hash of its pattern.
+    /// Counts one answered request from its access-log entry; a route not among `routes` (the
+    /// patterns the server answers — the entry holds the path when none matched) is `unmatched`.
+    /// This runs for every request: a route seen before is found with one hash of its pattern,
+    /// and counted in place.
     func record(_ entry: AccessLogEntry, routes: Set<String>) {
         let (seconds, attoseconds) = entry.duration.components
         let duration = Double(seconds) + Double(attoseconds) / 1e18
