@@ -76,20 +76,19 @@ public struct SQLShape: Hashable, Sendable {
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(fragments.count)
-        var first: String?
-        var last: String?
+        // One word mixed in place and handed to the hasher once: a statement's lookup hashed each
+        // text's length and sampled words through the hasher, about 1.7 k instructions, 3 % of a
+        // checkout's. Shapes this hash does not tell apart are told by `==`.
+        var mixed = UInt64(truncatingIfNeeded: fragments.count)
         for fragment in fragments {
+            let length: Int
             switch fragment {
-            case .sql(let text):
-                hasher.combine(text.utf8.count)
-                if first == nil { first = text } else { last = text }
-            case .bind:
-                hasher.combine(-1)
+            case .sql(let text): length = text.utf8.count
+            case .bind: length = -1
             }
+            mixed = (mixed ^ UInt64(bitPattern: Int64(length))) &* 0x0000_0100_0000_01B3
         }
-        if let first { hasher.combine(StatementText(first)) }
-        if let last { hasher.combine(StatementText(last)) }
+        hasher.combine(mixed)
     }
 }
 
