@@ -44,6 +44,11 @@ import Testing
         (Money(minorUnits: 1500, currency: .jpy), "1500"), (Money(minorUnits: 1005, currency: .kwd), "1.005"),
         (Money(minorUnits: 7, currency: .bhd), "0.007"),
         (Money(minorUnits: .min, currency: .eur), "-92233720368547758.08"),
+        (Money(minorUnits: .max, currency: .eur), "92233720368547758.07"),
+        (Money(minorUnits: .min, currency: .jpy), "-9223372036854775808"),
+        (Money(minorUnits: -1005, currency: .kwd), "-1.005"), (Money(minorUnits: 0, currency: .kwd), "0.000"),
+        (Money(minorUnits: 0, currency: .jpy), "0"), (Money(minorUnits: -7, currency: .jpy), "-7"),
+        (eur(100_000_000_000_000), "1000000000000.00"),
     ])
     func amountTextHasExactlyTheMinorDigits(money: Money, text: String) {
         #expect(money.amountText == text)
@@ -83,6 +88,15 @@ import Testing
                 let money = Money(
                     minorUnits: Int64.random(in: -10_000_000...10_000_000, using: &generator), currency: currency)
                 #expect(try Money(amount: money.amountText, currency: currency) == money)
+            }
+            // Each count of digits, around the point and the padding.
+            var power: Int64 = 1
+            for _ in 0..<12 {
+                for minorUnits in [power - 1, power, power + 1, -power] {
+                    let money = Money(minorUnits: minorUnits, currency: currency)
+                    #expect(try Money(amount: money.amountText, currency: currency) == money)
+                }
+                power *= 10
             }
         }
     }

@@ -81,14 +81,35 @@ extension Money {
     /// The amount as a plain decimal with exactly the currency's minor digits: `"10.20"`, `"-0.05"`,
     /// `"1500"` for JPY, `"1.005"` for KWD. This is the form used in JSON and in the database.
     public var amountText: String {
-        let digits = currency.minorUnitDigits
-        let magnitude = minorUnits.magnitude
-        let sign = minorUnits < 0 ? "-" : ""
-        guard digits > 0 else { return sign + String(magnitude) }
-        let scale = UInt64(currency.minorUnitsPerMajorUnit)
-        let fraction = String(magnitude % scale)
-        let padding = String(repeating: "0", count: digits - fraction.count)
-        return "\(sign)\(magnitude / scale).\(padding)\(fraction)"
+        // Written digit by digit into the string's own storage, from the end: every amount in a
+        // JSON answer is written this way (nine in a checkout's), and building it from parts with
+        // interpolation cost about 1.3 k instructions each.
+        let fractionDigits = currency.minorUnitDigits
+        let negative = minorUnits < 0
+        var magnitude = minorUnits.magnitude
+        var digitCount = 1
+        var rest = magnitude / 10
+        while rest > 0 {
+            digitCount += 1
+            rest /= 10
+        }
+        // "0.05": a zero before the point, and zeros after it up to the minor unit's digits.
+        let shownDigits = Swift.max(digitCount, fractionDigits + 1)
+        let length = (negative ? 1 : 0) + shownDigits + (fractionDigits > 0 ? 1 : 0)
+        return String(unsafeUninitializedCapacity: length) { buffer in
+            var position = length
+            for index in 0..<shownDigits {
+                if fractionDigits > 0, index == fractionDigits {
+                    position -= 1
+                    buffer[position] = UInt8(ascii: ".")
+                }
+                position -= 1
+                buffer[position] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            }
+            if negative { buffer[0] = UInt8(ascii: "-") }
+            return length
+        }
     }
 
     /// The exact amount as a `Decimal`, for display and for interoperating with Foundation.
