@@ -206,11 +206,12 @@ public struct BasketRepository: Sendable {
     private static func basketQueries(shopper: SQLQuery) -> [SQLQuery] {
         [
             "SELECT promotion_code, version FROM baskets WHERE shopper_id = \(shopper)",
+            // Unordered: the few lines are put in order here (``storedBasket(row:lines:)``), which
+            // spares SQLite a temporary B-tree for every read of a basket.
             """
-            SELECT l.quantity, \(CatalogRepository.productColumns)
+            SELECT l.quantity, l.position, \(CatalogRepository.productColumns)
             FROM basket_lines l JOIN products p ON p.id = l.product_id
             WHERE l.shopper_id = \(shopper)
-            ORDER BY l.position, l.product_id
             """,
         ]
     }
@@ -220,13 +221,15 @@ public struct BasketRepository: Sendable {
     private static func storedBasket(row basket: SQLRow?, lines rows: [SQLRow]) throws -> StoredBasket {
         let code = try basket?.decode("promotion_code", as: String?.self).flatMap(PromotionCode.init(rawValue:))
         let version: Int64 = try basket?.decode("version") ?? 0
+        // In the order the shopper added them (a product's id breaks a tie).
         let lines = try rows.map { row in
             guard let quantity = Quantity(try row.decode("quantity", as: Int.self)) else {
                 throw DatabaseError.decoding(column: "quantity", expected: "a quantity from 1 to 10")
             }
-            return StoredBasket.Line(product: try CatalogRepository.product(from: row), quantity: quantity)
-        }
-        return StoredBasket(lines: lines, promotionCode: code, version: version)
+            let line = StoredBasket.Line(product: try CatalogRepository.product(from: row), quantity: quantity)
+            return (position: try row.decode("position", as: Int64.self), line: line)
+        }.sorted { ($0.position, $0.line.product.id.rawValue) < ($1.position, $1.line.product.id.rawValue) }
+        return StoredBasket(lines: lines.map(\.line), promotionCode: code, version: version)
     }
 
     /// Makes sure the shopper has a basket row and counts a change to it (the caller is about to
