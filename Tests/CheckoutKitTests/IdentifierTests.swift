@@ -1,5 +1,6 @@
-import CheckoutKit
 import Testing
+
+@testable import CheckoutKit
 
 /// Time-ordered identifiers: the form of the random ones, sorting by the instant they were made.
 @Suite struct IdentifierTests {
@@ -39,5 +40,30 @@ import Testing
         #expect(first.rawValue < second.rawValue)
         #expect(OrderID(parsing: second.rawValue) == second)
         #expect(RefundID(parsing: RefundID.random().rawValue) != nil)
+    }
+
+    @Test("identifiers from the system's random source: well formed, and none alike")
+    func systemRandomIdentifiers() {
+        let random = (0..<2_000).map { _ in OpaqueIdentifier.make(prefix: "call_") }
+        let ordered = (0..<2_000).map { _ in OpaqueIdentifier.makeOrdered(prefix: "pay_") }
+        #expect(random.allSatisfy { OpaqueIdentifier.isWellFormed($0, prefix: "call_") })
+        #expect(ordered.allSatisfy { OpaqueIdentifier.isWellFormed($0, prefix: "pay_") })
+        #expect(Set(random).count == random.count)
+        #expect(Set(ordered).count == ordered.count)
+        // Every one of the 32 characters turns up in each position (the last holds the 128 bits'
+        // 3 left over: 8 characters).
+        for position in 0..<26 {
+            let characters = Set(random.map { Array($0.utf8)[5 + position] })
+            #expect(characters.count == (position == 25 ? 8 : 32), "position \(position)")
+        }
+    }
+
+    @Test("two words drawn at once, then more from the same source, none alike")
+    func systemRandomWords() {
+        var words = SystemRandomWords()
+        let drawn = (0..<6).map { _ in words.next() }
+        #expect(Set(drawn).count == drawn.count)
+        var other = SystemRandomWords()
+        #expect(other.next() != drawn[0])
     }
 }

@@ -25,7 +25,7 @@ public enum OpaqueIdentifier {
 
     /// `prefix` followed by 26 characters from the system's cryptographic random source.
     public static func make(prefix: String) -> String {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SystemRandomWords()
         return make(prefix: prefix, using: &generator)
     }
 
@@ -58,7 +58,7 @@ public enum OpaqueIdentifier {
     /// A time-ordered identifier (``makeOrdered(prefix:milliseconds:using:)``) for now, from the
     /// system's cryptographic random source.
     public static func makeOrdered(prefix: String) -> String {
-        var generator = SystemRandomNumberGenerator()
+        var generator = SystemRandomWords()
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         let milliseconds = UInt64(max(0, now.tv_sec)) * 1_000 + UInt64(max(0, now.tv_nsec)) / 1_000_000
@@ -71,5 +71,31 @@ public enum OpaqueIdentifier {
         guard text.hasPrefix(prefix) else { return false }
         let rest = text.utf8.dropFirst(prefix.utf8.count)
         return rest.count == 26 && rest.allSatisfy { alphabet.contains($0) }
+    }
+}
+
+/// The system's cryptographic random source, two words drawn in one call: each identifier takes
+/// two, and `SystemRandomNumberGenerator` asks the kernel once for every word (eight `getrandom`
+/// calls a checkout for its four identifiers). `arc4random_buf` is glibc's and Darwin's
+/// interface to the same source (`getrandom` on Linux); it does not fail.
+struct SystemRandomWords: RandomNumberGenerator {
+    private var words: (UInt64, UInt64) = (0, 0)
+    private var taken = 0
+
+    init() {
+        withUnsafeMutableBytes(of: &words) { bytes in
+            if let base = bytes.baseAddress { arc4random_buf(base, bytes.count) }
+        }
+    }
+
+    mutating func next() -> UInt64 {
+        defer { taken += 1 }
+        switch taken {
+        case 0: return words.0
+        case 1: return words.1
+        default:
+            var system = SystemRandomNumberGenerator()
+            return system.next()
+        }
     }
 }
