@@ -45,9 +45,9 @@ public struct StatementText: Hashable, Sendable {
 /// its bound values taken out (``withoutValues``), so no value a request bound, a password's hash
 /// say, stays in memory with the statement.
 ///
-/// The hash takes the number of fragments, each text's length and two words of the first and last
-/// texts; `==` compares every text (at once when both are the same literal of the program, whose
-/// storage is shared).
+/// The hash takes the number of fragments, each text's length and where the placeholders are; `==`
+/// compares every text (at once when both are the same literal of the program, whose storage is
+/// shared).
 public struct SQLShape: Hashable, Sendable {
     fileprivate let fragments: [SQLQuery.Fragment]
 

@@ -159,5 +159,10 @@ import Testing
             }
         }
         #expect(Set(shapes).count == shapes.count)
+        // Texts of the same lengths hash alike; `==` still tells them apart, so a statement cache
+        // keyed by shape never hands out another statement.
+        #expect(base.shape.hashValue == otherText.shape.hashValue)
+        let cache = [base.shape: 1, otherText.shape: 2]
+        #expect(cache[base.shape] == 1 && cache[otherText.shape] == 2)
     }
 }
