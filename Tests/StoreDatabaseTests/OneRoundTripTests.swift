@@ -11,7 +11,8 @@ import Testing
 /// send `BEGIN`, their statements and `COMMIT` at once: one round trip. What the careful way would
 /// check, the statements expect (`store_expect`); when it does not hold, the transaction is rolled
 /// back and the careful way answers as before. These tests count the round trips and look at what
-/// each way left in the database.
+/// each way left in the database. The careful way is SQLite's only way, so what it names is tested
+/// on both.
 @Suite("Checkout writes in one round trip (PostgreSQL)") struct OneRoundTripTests {
     private static func roundTrips(_ database: StoreDatabase, _ body: () async throws -> Void) async throws -> Int {
         let reporting = try #require(database.sql as? any SQLQueueReporting)
@@ -71,9 +72,11 @@ import Testing
         }
     }
 
-    @Test("what stands in the way of a reservation rolls back what it took, and the careful way names it")
-    func refusedReservations() async throws {
-        try await withStoreDatabase(.postgres) { database in
+    @Test(
+        "what stands in the way of a reservation rolls back what it took, and the careful way names it",
+        arguments: Backend.allCases)
+    func refusedReservations(backend: Backend) async throws {
+        try await withStoreDatabase(backend) { database in
             // Too little stock: the first product's units, taken by the same transaction, are back.
             try await database.sql.write { connection in
                 try connection.execute("UPDATE products SET stock = 1 WHERE id = 11")

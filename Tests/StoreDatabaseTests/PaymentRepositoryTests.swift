@@ -113,6 +113,39 @@ func timesUsed(_ database: StoreDatabase, _ code: String) async throws -> Int {
         }
     }
 
+    @Test(
+        "a sale and its release each write a ledger line per product, with the stock after it",
+        arguments: Backend.allCases)
+    func saleAndReleaseLedgerLines(backend: Backend) async throws {
+        try await withStoreDatabase(backend) { database in
+            let shopper = try await makeShopper(database, lines: [(11, 2), (3, 1)])
+            let before = (three: try await stock(database, 3), eleven: try await stock(database, 11))
+            let attempt = try await makeAttempt(database, shopper: shopper)
+            guard case .reserved(let record) = try await database.payments.reserve(attempt, now: testNow) else {
+                Issue.record("expected a reservation")
+                return
+            }
+            func newest(_ product: Int64) async throws -> StockMovement {
+                try #require(try await database.products.movements(of: ProductID(product)).first)
+            }
+            let sold = (three: try await newest(3), eleven: try await newest(11))
+            #expect(sold.three.reason == .sale && sold.three.change == -1 && sold.three.stockAfter == before.three - 1)
+            #expect(
+                sold.eleven.reason == .sale && sold.eleven.change == -2 && sold.eleven.stockAfter == before.eleven - 2)
+            #expect(try await stock(database, 3) == before.three - 1)
+
+            _ = try await database.payments.recordFailed(
+                record, reason: .cardDeclined, response: StoredResponse(status: 402, body: "declined"), event: nil,
+                now: testNow)
+            let released = (three: try await newest(3), eleven: try await newest(11))
+            #expect(released.three.reason == .saleReleased && released.three.change == 1)
+            #expect(released.three.stockAfter == before.three)
+            #expect(released.eleven.reason == .saleReleased && released.eleven.change == 2)
+            #expect(released.eleven.stockAfter == before.eleven)
+            #expect(try await stock(database, 11) == before.eleven)
+        }
+    }
+
     @Test(arguments: Backend.allCases)
     func aDeclineGivesTheReservationBack(backend: Backend) async throws {
         try await withStoreDatabase(backend) { database in

@@ -71,21 +71,17 @@ public struct PaymentRepository: Sendable {
         do {
             return try await database.write { connection in
                 // What stands in the way — an attempt with this key, the basket's version, another
-                // attempt that may still charge — read in one statement, sent with the stock and the
-                // promotion use it needs: one round trip. When something stands in the way, the
+                // attempt that may still charge — read in one statement; when something does, the
                 // transaction is rolled back (``Refusal``) and nothing it took is kept. On
-                // PostgreSQL the basket's row is locked by a statement of its own first, so two
-                // checkouts of one basket queue there, and the checks, a statement begun after the
-                // wait, see what the one before committed. SQLite has one writer, so reading is
-                // enough (and dirties no page).
+                // PostgreSQL the basket's row is locked by a statement of its own first (sent with
+                // it), so two checkouts of one basket queue there, and the checks, a statement begun
+                // after the wait, see what the one before committed. SQLite has one writer, so
+                // reading is enough (and dirties no page). Then the stock and the promotion use.
                 let shopper = attempt.shopperID.rawValue
-                let lines = attempt.quote.lines.sorted(by: { $0.productID < $1.productID })
-                let moves = lines.map { StockMove(product: $0.productID, change: -$0.quantity.value) }
-                let promotion = Self.promotionUsed(by: attempt.quote)
                 let basketLock: [SQLQuery] =
                     connection.dialect == .postgres
                     ? ["SELECT version FROM baskets WHERE shopper_id = \(shopper) FOR UPDATE"] : []
-                var statements: [SQLQuery] =
+                let answers = try connection.queryEach(
                     basketLock + [
                         """
                         SELECT version,
@@ -94,12 +90,8 @@ public struct PaymentRepository: Sendable {
                         (SELECT id FROM payment_attempts WHERE shopper_id = \(shopper) AND state = 'pending') AS open_id
                         FROM baskets WHERE shopper_id = \(shopper)
                         """
-                    ]
-                statements += StockLedger.updates(moves, onlyIfActive: true)
-                if let promotion { statements.append(Self.promotionUse(promotion, now: now)) }
-                let answers = try connection.queryEach(statements).dropFirst(basketLock.count)
-
-                let standing = answers.first?.first
+                    ])
+                let standing = answers.last?.first
                 // Without a basket row the statement finds nothing: the key is looked up alone.
                 let existing =
                     try standing.map { try $0.decode("existing_id", as: String?.self) }
@@ -115,12 +107,19 @@ public struct PaymentRepository: Sendable {
                 {
                     throw Refusal(outcome: .blocked(by: record))
                 }
-                let taken = try StockLedger.record(
-                    moves, answers: answers.dropFirst().prefix(moves.count), reason: .sale, note: nil, actor: .shop,
-                    attempt: attempt.id, now: now, on: connection)
+                let lines = attempt.quote.lines.sorted(by: { $0.productID < $1.productID })
+                let moves = lines.map { StockMove(product: $0.productID, change: -$0.quantity.value) }
+                let taken = try StockLedger.apply(moves, onlyIfActive: true, on: connection)
                 let short = zip(lines, taken).compactMap { line, stock in stock == nil ? line.productID : nil }
                 guard short.isEmpty else { throw CheckoutError.outOfStock(short) }
-                if let promotion, answers.last?.isEmpty ?? true { throw CheckoutError.promotionUnavailable(promotion) }
+                try StockLedger.record(
+                    moves, stocks: taken, reason: .sale, note: nil, actor: .shop, attempt: attempt.id, now: now,
+                    on: connection)
+                if let promotion = Self.promotionUsed(by: attempt.quote),
+                    try connection.execute(Self.promotionUse(promotion, now: now)) != 1
+                {
+                    throw CheckoutError.promotionUnavailable(promotion)
+                }
                 try Self.insert(attempt, holder: holder, now: now, on: connection)
                 return .reserved(try PaymentAttemptRecord(attempt, holder: holder, now: now))
             }
@@ -182,7 +181,8 @@ public struct PaymentRepository: Sendable {
                 }
                 if let promotion = Self.promotionUsed(by: attempt.quote) {
                     try connection.executeDeferred(
-                        .expectingOneRow(Self.promotionUse(promotion, now: now), "the promotion usable"))
+                        .expectingOneRow(
+                            "\(Self.promotionUse(promotion, now: now)) RETURNING code", "the promotion usable"))
                 }
                 return try PaymentAttemptRecord(attempt, holder: holder, now: now)
             }
@@ -304,24 +304,29 @@ public struct PaymentRepository: Sendable {
             return paid
         }
         return try await database.write { connection in
-            // The attempt, and the basket it now belongs to (a login may have carried it), in one
-            // round trip; on PostgreSQL the basket's row is locked until the commit.
-            let lock: SQLQuery = connection.dialect == .postgres ? " FOR UPDATE" : ""
-            let answers = try connection.queryEach([
+            // The attempt, finished unless it was already; then its shopper and basket version, and
+            // the basket it now belongs to (a login may have carried it), in one round trip. On
+            // PostgreSQL the basket's row is locked until the commit. (The shopper is read after
+            // the update rather than answered by it: SQLite gathers `RETURNING` rows in a temporary
+            // table, which costs more than the read; see ``StockLedger/apply(_:onlyIfActive:on:)``.)
+            let finishing = try connection.execute(
                 """
                 UPDATE payment_attempts
                 SET state = 'succeeded', response_status = \(response.status), response_body = \(response.body),
                     order_id = \(order.id.rawValue), call_id = NULL, updated_at = \(now.unixMilliseconds)
                 WHERE id = \(attempt.id.rawValue) AND state = 'pending'
-                RETURNING shopper_id, basket_version
-                """,
+                """)
+            guard finishing == 1 else { return try Self.attempt(id: attempt.id, on: connection) ?? attempt }
+            let lock: SQLQuery = connection.dialect == .postgres ? " FOR UPDATE" : ""
+            let answers = try connection.queryEach([
+                "SELECT shopper_id, basket_version FROM payment_attempts WHERE id = \(attempt.id.rawValue)",
                 """
                 SELECT version FROM baskets
                 WHERE shopper_id = (SELECT shopper_id FROM payment_attempts WHERE id = \(attempt.id.rawValue))\(lock)
                 """,
             ])
             guard let finished = answers.first?.first else {
-                return try Self.attempt(id: attempt.id, on: connection) ?? attempt
+                throw DatabaseError.decoding(column: "shopper_id", expected: "the attempt just finished")
             }
             let shopper = ShopperID(rawValue: try finished.decode("shopper_id"))
             try Self.insert(order, shopper: shopper, attempt: attempt.id, on: connection)
@@ -488,7 +493,7 @@ public struct PaymentRepository: Sendable {
     }
 
     /// Counts one use of `code` when it can still be used — not used up, inside its window, not
-    /// disabled — answering the code; answers nothing otherwise.
+    /// disabled: the update changes one row, or none.
     static func promotionUse(_ code: PromotionCode, now: Date) -> SQLQuery {
         let at = now.unixMilliseconds
         return """
@@ -498,7 +503,6 @@ public struct PaymentRepository: Sendable {
               AND (starts_at IS NULL OR starts_at <= \(at))
               AND (ends_at IS NULL OR ends_at > \(at))
               AND disabled_at IS NULL
-            RETURNING code
             """
     }
 

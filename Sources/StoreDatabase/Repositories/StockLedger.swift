@@ -42,8 +42,8 @@ public struct StockMovement: Hashable, Sendable {
 }
 
 /// The stock ledger (docs/BEHAVIOUR.md §13.6): every change of a product's stock — a member of
-/// staff's adjustment, a sale, a payment given up — is one line, written in the same statement
-/// pair as the change, so the stock is always the sum of its lines. Stock is never overwritten
+/// staff's adjustment, a sale, a payment given up — is one line, written in the same transaction
+/// as the change, so the stock is always the sum of its lines. Stock is never overwritten
 /// and never goes below zero: the change is applied only where the result is at least zero, in
 /// one conditional `UPDATE` that concurrent transactions queue on.
 public enum StockLedger {
@@ -66,36 +66,50 @@ public enum StockLedger {
 
     /// Moves several products' stock, in the order given, as ``move(_:by:reason:note:actor:attempt:refund:requestKey:onlyIfActive:now:on:)``
     /// does one: returns each one's new stock, or `nil` where nothing was written.
-    ///
-    /// The conditional updates go to the database together (one round trip on PostgreSQL, which
-    /// still runs them one after another, so rows are locked in the order given); the ledger lines
-    /// follow with the transaction's next round trip.
     @discardableResult
     static func moveEach(
         _ moves: [StockMove], reason: StockReason, note: String?, actor: StockMover, attempt: AttemptID? = nil,
         refund: RefundID? = nil, requestKey: IdempotencyKey? = nil, onlyIfActive: Bool, now: Date,
         on connection: any SQLConnection
     ) throws -> [Int?] {
-        let answers = try connection.queryEach(updates(moves, onlyIfActive: onlyIfActive))
-        return try record(
-            moves, answers: answers, reason: reason, note: note, actor: actor, attempt: attempt, refund: refund,
+        let stocks = try apply(moves, onlyIfActive: onlyIfActive, on: connection)
+        try record(
+            moves, stocks: stocks, reason: reason, note: note, actor: actor, attempt: attempt, refund: refund,
             requestKey: requestKey, now: now, on: connection)
+        return stocks
     }
 
-    /// The conditional updates of ``moveEach(_:reason:note:actor:attempt:refund:requestKey:onlyIfActive:now:on:)``,
-    /// one per move, each answering the new stock (or nothing), for a caller that sends them with
-    /// other statements; ``record(_:answers:reason:note:actor:attempt:refund:requestKey:now:on:)``
-    /// then writes the ledger lines.
-    static func updates(_ moves: [StockMove], onlyIfActive: Bool) -> [SQLQuery] {
-        moves.map { update($0, onlyIfActive: onlyIfActive) }
+    /// Makes each move's conditional update, in the order given (so rows are locked in that
+    /// order), and returns each product's new stock, or `nil` where the update changed nothing;
+    /// ``record(_:stocks:reason:note:actor:attempt:refund:requestKey:now:on:)`` then writes the
+    /// ledger lines.
+    ///
+    /// PostgreSQL gets the updates together, in one round trip, each answering its row's stock
+    /// (`RETURNING`). SQLite gets each update alone, and reads the stock after one that changed its
+    /// row: SQLite gathers a statement's `RETURNING` rows in a temporary table, opened and closed
+    /// for every statement, which costs more than the read (docs/BENCHMARKS.md, "Stock moved
+    /// without `RETURNING` on SQLite").
+    static func apply(_ moves: [StockMove], onlyIfActive: Bool, on connection: any SQLConnection) throws -> [Int?] {
+        switch connection.dialect {
+        case .postgres:
+            let updates = moves.map { "\(update($0, onlyIfActive: onlyIfActive)) RETURNING stock" as SQLQuery }
+            return try connection.queryEach(updates).map { rows in try rows.first?.decode("stock", as: Int.self) }
+        case .sqlite:
+            return try moves.map { move in
+                guard try connection.execute(update(move, onlyIfActive: onlyIfActive)) == 1 else { return nil }
+                return try connection.queryFirst("SELECT stock FROM products WHERE id = \(move.product.rawValue)")?
+                    .decode("stock", as: Int.self)
+            }
+        }
     }
 
+    /// `move`'s conditional update: made only where the stock stays at least zero (and, with
+    /// `onlyIfActive`, the product is not archived).
     private static func update(_ move: StockMove, onlyIfActive: Bool) -> SQLQuery {
         let active: SQLQuery = onlyIfActive ? " AND active = 1" : ""
         return """
             UPDATE products SET stock = stock + \(move.change)
             WHERE id = \(move.product.rawValue) AND stock + \(move.change) >= 0\(active)
-            RETURNING stock
             """
     }
 
@@ -112,7 +126,7 @@ public enum StockLedger {
                 move, reason: reason, note: nil, actor: actor, attempt: attempt, refund: nil, stock: "moved.stock",
                 now: now, requestKey: nil)
             return """
-                WITH moved AS (\(update(move, onlyIfActive: onlyIfActive))),
+                WITH moved AS (\(update(move, onlyIfActive: onlyIfActive)) RETURNING stock),
                 line AS (INSERT INTO stock_movements (\(lineColumns)) SELECT \(values) FROM moved)
                 SELECT store_expect(count(*) = 1, 'the stock for a sale') FROM moved
                 """
@@ -133,28 +147,19 @@ public enum StockLedger {
         """
     }
 
-    /// Writes the ledger line of each move that its update's `answers` say was made; returns each
-    /// move's new stock, or `nil` where the update changed nothing.
+    /// Writes the ledger line of each move that ``apply(_:onlyIfActive:on:)`` made: those with a
+    /// new stock in `stocks`.
     static func record(
-        _ moves: [StockMove], answers: some Collection<[SQLRow]>, reason: StockReason, note: String?,
-        actor: StockMover, attempt: AttemptID? = nil, refund: RefundID? = nil, requestKey: IdempotencyKey? = nil,
-        now: Date, on connection: any SQLConnection
-    ) throws -> [Int?] {
-        var stocks: [Int?] = []
-        stocks.reserveCapacity(moves.count)
-        for (move, rows) in zip(moves, answers) {
-            guard let row = rows.first else {
-                stocks.append(nil)
-                continue
-            }
-            let stock = try row.decode("stock", as: Int.self)
+        _ moves: [StockMove], stocks: [Int?], reason: StockReason, note: String?, actor: StockMover,
+        attempt: AttemptID? = nil, refund: RefundID? = nil, requestKey: IdempotencyKey? = nil, now: Date,
+        on connection: any SQLConnection
+    ) throws {
+        for case (let move, let stock?) in zip(moves, stocks) {
             let values = lineValues(
                 move, reason: reason, note: note, actor: actor, attempt: attempt, refund: refund, stock: "\(stock)",
                 now: now, requestKey: requestKey)
             try connection.executeDeferred("INSERT INTO stock_movements (\(lineColumns)) VALUES (\(values))")
-            stocks.append(stock)
         }
-        return stocks
     }
 
     /// The newest lines of `product`'s ledger first, at most `limit`, before line `before` when
