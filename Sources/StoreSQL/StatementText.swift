@@ -98,7 +98,14 @@ extension SQLQuery {
 
     /// The values bound to the placeholders, in order.
     public var bindings: [SQLValue] {
+        // Counted first, so the array is allocated once rather than grown (a checkout's statements
+        // bind up to 14 values each).
+        var count = 0
+        for fragment in fragments {
+            if case .bind = fragment { count += 1 }
+        }
         var values: [SQLValue] = []
+        values.reserveCapacity(count)
         for fragment in fragments {
             if case .bind(let value) = fragment { values.append(value) }
         }
