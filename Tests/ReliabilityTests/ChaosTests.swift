@@ -8,10 +8,6 @@ import StoreServices
 import StoreTestSupport
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Checkouts from concurrent shoppers while the server is killed with SIGKILL at random moments
 /// and restarted. The clients are naive: after an error or a timeout they retry, one time in three
 /// with a *new* key (a double tap, a resubmitted form, a retry that forgot its key), and one
@@ -125,29 +121,12 @@ import FoundationNetworking
 
     static var environment: [String: String] { ProcessInfo.processInfo.environment }
 
-    /// One session for every chaos run in the process, never torn down: tearing `URLSession`s
-    /// down while others run is what once crashed libdispatch in the test run.
-    static let session: URLSession = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 5
-        return URLSession(configuration: configuration)
-    }()
-
-    /// One request to the store at `base`, through `session`; a transport error or a timeout is
+    /// One request to the store at `base` (``WireHTTP``); a transport error or a timeout is
     /// status 0 (the caller decides what to do about it).
     static func send(
-        _ base: URL, _ method: String, _ path: String, token: String?, key: String? = nil, json: String? = nil,
-        session: URLSession = session
+        _ base: URL, _ method: String, _ path: String, token: String?, key: String? = nil, json: String? = nil
     ) async -> (Int, Data) {
-        guard let url = URL(string: path, relativeTo: base) else { return (0, Data()) }
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        if let key { request.setValue(key, forHTTPHeaderField: "Idempotency-Key") }
-        if json != nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
-        request.httpBody = json.map { Data($0.utf8) }
-        guard let (data, response) = try? await session.uncancelledData(for: request) else { return (0, Data()) }
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+        (try? await WireHTTP.send(base, method, path, token: token, key: key, json: json)) ?? (0, Data())
     }
 
     @Test func checkoutsSurviveKillMinusNine() async throws {
@@ -167,7 +146,6 @@ import FoundationNetworking
         let server = ServerProcess(port: port, database: "sqlite:\(path)")
         try await server.start()
         guard let base = URL(string: "http://127.0.0.1:\(port)") else { throw TestError("bad URL") }
-        let session = Self.session
         let tally = Tally()
 
         /// Sends until the server answers; connection errors and timeouts are retried (same request).
@@ -176,16 +154,9 @@ import FoundationNetworking
         )
             async throws -> (Int, Data)
         {
-            guard let url = URL(string: path, relativeTo: base) else { throw TestError("bad path") }
-            var request = URLRequest(url: url)
-            request.httpMethod = method
-            if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-            if let key { request.setValue(key, forHTTPHeaderField: "Idempotency-Key") }
-            request.httpBody = json.map { Data($0.utf8) }
             while true {
                 do {
-                    let (data, response) = try await session.uncancelledData(for: request)
-                    return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+                    return try await WireHTTP.send(base, method, path, token: token, key: key, json: json)
                 } catch {
                     tally.retry()
                     try await Task.sleep(for: .milliseconds(50))
@@ -214,15 +185,7 @@ import FoundationNetworking
 
         /// One checkout request; a transport error or timeout is status 0 (the caller decides).
         @Sendable func checkout(token: String?, body: String, key: String) async -> (Int, Data) {
-            guard let url = URL(string: "/api/checkout", relativeTo: base) else { return (0, Data()) }
-            var request = URLRequest(url: url)
-            request.httpMethod = "POST"
-            if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-            request.setValue(key, forHTTPHeaderField: "Idempotency-Key")
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data(body.utf8)
-            guard let (data, response) = try? await session.uncancelledData(for: request) else { return (0, Data()) }
-            return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+            await Self.send(base, "POST", "/api/checkout", token: token, key: key, json: body)
         }
 
         try await withThrowingTaskGroup(of: Void.self) { group in

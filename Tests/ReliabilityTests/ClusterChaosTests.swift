@@ -8,10 +8,6 @@ import StoreTestSupport
 import TestWaiting
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Checkouts through the cluster — PostgreSQL, three `store serve` processes and nginx in front
 /// (`scripts/cluster.sh`) — while random servers are killed with SIGKILL and started again
 /// (docs/RELIABILITY.md, "Several servers under kill -9").
@@ -71,16 +67,6 @@ import FoundationNetworking
         }
     }
 
-    /// One session for the run, never torn down (see ``ChaosTests/session``), with a connection
-    /// for each shopper: with URLSession's default of 6 per host, the shoppers would queue in the
-    /// client and every figure would be the queue's.
-    static let session: URLSession = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 5
-        configuration.httpMaximumConnectionsPerHost = 256
-        return URLSession(configuration: configuration)
-    }()
-
     static func percentile(_ sorted: [Duration], _ fraction: Double) -> Duration {
         guard !sorted.isEmpty else { return .zero }
         return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded()))]
@@ -131,14 +117,13 @@ import FoundationNetworking
         _ = try await setup.sql.write { try $0.execute("UPDATE products SET stock = 1000000") }
         await setup.close()
 
-        let session = Self.session
         let tally = Tally()
 
         /// One request through nginx; a transport error is status 0.
         @Sendable func send(
             _ method: String, _ path: String, token: String?, key: String? = nil, json: String? = nil
         ) async -> (Int, Data) {
-            await ChaosTests.send(base, method, path, token: token, key: key, json: json, session: session)
+            await ChaosTests.send(base, method, path, token: token, key: key, json: json)
         }
         /// Sends until a server answers with `expected`.
         @Sendable func call(

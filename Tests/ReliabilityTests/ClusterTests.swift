@@ -3,10 +3,6 @@ import StoreServerTestSupport
 import StoreTestSupport
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// `scripts/cluster.sh` (docs/BEHAVIOUR.md §15.5): PostgreSQL, two stores and nginx in front, on
 /// loopback; a server killed with `kill -9` and the load balancer serving on.
 @Suite("Several servers behind nginx", .serialized) struct ClusterTests {
@@ -49,13 +45,7 @@ import FoundationNetworking
         )
             async throws -> (Int, Data)
         {
-            var request = URLRequest(url: try #require(URL(string: base + path)))
-            request.httpMethod = method
-            if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-            if let key { request.setValue(key, forHTTPHeaderField: "Idempotency-Key") }
-            request.httpBody = json.map { Data($0.utf8) }
-            let (data, response) = try await ChaosTests.session.uncancelledData(for: request)
-            return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+            try await WireHTTP.send(try #require(URL(string: base)), method, path, token: token, key: key, json: json)
         }
         #expect(base.hasPrefix("http://127.0.0.1:"))
         #expect(try await call("GET", "/readyz").0 == 200)

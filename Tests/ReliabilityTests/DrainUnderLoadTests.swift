@@ -7,10 +7,6 @@ import StoreServerTestSupport
 import TestWaiting
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// SIGTERM while shoppers are checking out (docs/BEHAVIOUR.md §15.1): the server drains and exits
 /// 0; every order it answered exists; every checkout it did not answer is settled by the shopper's
 /// retry with the same key on the next start — one order, one charge — and nothing stays pending.

@@ -4,10 +4,6 @@ import StoreTestSupport
 import TestWaiting
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// `/readyz` follows the database (docs/BEHAVIOUR.md §15.1): a store on a PostgreSQL server of
 /// its own, which is stopped and started again under it.
 @Suite("Readiness through a database outage", .serialized) struct ReadinessOutageTests {
@@ -44,10 +40,8 @@ import FoundationNetworking
         defer { if running.process.isRunning { running.process.terminate() } }
         let base = String(try await StoreProcess.firstLine(of: running).dropFirst("listening on ".count))
         func status(_ path: String) async -> Int {
-            guard let target = URL(string: base + path),
-                let (_, response) = try? await ChaosTests.session.data(from: target)
-            else { return 0 }
-            return (response as? HTTPURLResponse)?.statusCode ?? 0
+            guard let base = URL(string: base) else { return 0 }
+            return (try? await WireHTTP.send(base, "GET", path))?.0 ?? 0
         }
         #expect(await status("/readyz") == 200)
 

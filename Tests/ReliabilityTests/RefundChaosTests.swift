@@ -7,10 +7,6 @@ import StoreServerTestSupport
 import StoreTestSupport
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// Refunds and cancellations interleaved with checkouts while the server is killed with SIGKILL at
 /// random moments and restarted (docs/BEHAVIOUR.md §14, docs/RELIABILITY.md).
 ///
@@ -99,23 +95,12 @@ import FoundationNetworking
         let server = ChaosTests.ServerProcess(port: port, database: databaseURL)
         try await server.start()
         guard let base = URL(string: "http://127.0.0.1:\(port)") else { throw TestError("bad URL") }
-        let session = ChaosTests.session
         let tally = Tally()
 
         @Sendable func send(
             _ method: String, _ path: String, token: String?, json: String?, key: String?
         ) async -> Answer {
-            guard let url = URL(string: path, relativeTo: base) else { return (0, Data()) }
-            var request = URLRequest(url: url)
-            request.httpMethod = method
-            if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-            if let key { request.setValue(key, forHTTPHeaderField: "Idempotency-Key") }
-            if let json {
-                request.httpBody = Data(json.utf8)
-                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            }
-            guard let (data, response) = try? await session.uncancelledData(for: request) else { return (0, Data()) }
-            return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+            await ChaosTests.send(base, method, path, token: token, key: key, json: json)
         }
 
         /// Sends until the answer is definite: a transport error, 503 or a request still in

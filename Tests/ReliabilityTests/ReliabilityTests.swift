@@ -9,10 +9,6 @@ import StoreTestSupport
 import TestWaiting
 import Testing
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 @Suite("Checkout reliability") struct ReliabilityTests {
     static let testCards = [
         "4242424242424242", "4000056655665556", "5555555555554444", "378282246310005", "6011111111111117",
@@ -228,15 +224,8 @@ import FoundationNetworking
                 let line = try await StoreProcess.firstLine(of: process)
                 found.append(try #require(URL(string: String(line.dropFirst("listening on ".count)))))
             }
-            let session = ChaosTests.session
             let call: Call = { base, method, path, token, key, json in
-                var request = URLRequest(url: try #require(URL(string: path, relativeTo: base)))
-                request.httpMethod = method
-                if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-                if let key { request.setValue(key, forHTTPHeaderField: "Idempotency-Key") }
-                request.httpBody = json.map { Data($0.utf8) }
-                let (data, response) = try await session.uncancelledData(for: request)
-                return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
+                try await WireHTTP.send(base, method, path, token: token, key: key, json: json)
             }
             try await body(found, call)
 
