@@ -87,8 +87,8 @@ public enum StockLedger {
     /// PostgreSQL gets the updates together, in one round trip, each answering its row's stock
     /// (`RETURNING`). SQLite gets each update alone, and reads the stock after one that changed its
     /// row: SQLite gathers a statement's `RETURNING` rows in a temporary table, opened and closed
-    /// for every statement, which costs more than the read (docs/BENCHMARKS.md, "Stock moved
-    /// without `RETURNING` on SQLite").
+    /// for every statement, which costs more than the read (docs/BENCHMARKS.md, "The writer's
+    /// thread, and SQLite's `RETURNING`").
     static func apply(_ moves: [StockMove], onlyIfActive: Bool, on connection: any SQLConnection) throws -> [Int?] {
         switch connection.dialect {
         case .postgres:
