@@ -1,5 +1,6 @@
 import Concurrency
 import Foundation
+import StoreServerTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -31,7 +32,8 @@ enum WireHTTP {
         _ base: URL, _ method: String, _ path: String, token: String? = nil, key: String? = nil,
         json: String? = nil, timeoutSeconds: Int = 5
     ) async throws -> (Int, Data) {
-        guard base.host == "127.0.0.1", let port = base.port, path.hasPrefix("/") else {
+        guard base.host == "127.0.0.1", let port = base.port.flatMap(UInt16.init(exactly:)), path.hasPrefix("/")
+        else {
             throw Failure(description: "not a loopback URL and path: \(base) \(path)")
         }
         var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
@@ -49,24 +51,15 @@ enum WireHTTP {
 
     /// One exchange on a new connection, read to its end.
     private static func exchange(
-        _ request: [UInt8], port: Int, timeoutSeconds: Int
+        _ request: [UInt8], port: UInt16, timeoutSeconds: Int
     ) throws(Failure) -> (status: Int, body: [UInt8]) {
-        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socketFD >= 0 else { throw Failure(description: "socket: errno \(errno)") }
-        defer { close(socketFD) }
-        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
-        setsockopt(socketFD, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(socketFD, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
+        let socketFD: Int32
+        do {
+            socketFD = try TestStore.connectSocket(port: port, timeoutSeconds: timeoutSeconds)
+        } catch {
+            throw Failure(description: "\(error)")
         }
-        guard connected == 0 else { throw Failure(description: "connect: errno \(errno)") }
+        defer { close(socketFD) }
         var sent = 0
         while sent < request.count {
             let count = request.withUnsafeBytes {

@@ -184,8 +184,9 @@ public struct TestStore: Sendable {
         }
     }
 
-    /// A socket connected to `port` on 127.0.0.1, its reads timing out after `timeoutSeconds`.
-    private static func connectSocket(port: UInt16, timeoutSeconds: Int) throws -> Int32 {
+    /// A socket connected to `port` on 127.0.0.1, its reads and writes timing out after
+    /// `timeoutSeconds`; the caller closes it.
+    public static func connectSocket(port: UInt16, timeoutSeconds: Int) throws -> Int32 {
         let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socketFD >= 0 else { throw TestError("socket failed") }
         var address = sockaddr_in()
@@ -203,6 +204,7 @@ public struct TestStore: Sendable {
         }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(socketFD, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(socketFD, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         return socketFD
     }
 
