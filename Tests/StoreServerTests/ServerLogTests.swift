@@ -1,3 +1,4 @@
+import CheckoutKit
 import Foundation
 import HTTPServer
 import StoreAPI

@@ -40,32 +40,11 @@ public struct AnalyticsRepository: Sendable {
         bytes.reserveCapacity(properties.reduce(2) { $0 + $1.key.utf8.count + $1.value.utf8.count + 6 })
         for (index, field) in properties.sorted(by: { $0.key < $1.key }).enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
-            appendQuoted(field.key, to: &bytes)
+            JSONText.append(field.key, to: &bytes)
             bytes.append(UInt8(ascii: ":"))
-            appendQuoted(field.value, to: &bytes)
+            JSONText.append(field.value, to: &bytes)
         }
         bytes.append(UInt8(ascii: "}"))
         return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// Appends `text` as a JSON string literal: `"` and `\` escaped, and control characters as
-    /// `\u00XX`.
-    private static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                bytes.append(UInt8(ascii: "\\"))
-                bytes.append(byte)
-            case 0..<0x20:
-                let low = byte & 0x0F
-                bytes.append(contentsOf: "\\u00".utf8)
-                bytes.append(UInt8(ascii: "0") + (byte >> 4))
-                bytes.append(low < 10 ? UInt8(ascii: "0") + low : UInt8(ascii: "a") + low - 10)
-            default:
-                bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
     }
 }

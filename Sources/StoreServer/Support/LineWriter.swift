@@ -77,7 +77,7 @@ struct LineWriter: ~Copyable {
         count += 16
     }
 
-    /// `text` as a JSON string literal, escaped as ``StoreAPI/JSONText`` escapes it. Text that
+    /// `text` as a JSON string literal, escaped as ``CheckoutKit/JSONText`` escapes it. Text that
     /// needs no escape (a route, a method) is copied in the same pass that checks it.
     mutating func writeJSONString(_ text: String) {
         var text = text
