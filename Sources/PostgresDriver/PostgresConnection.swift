@@ -116,7 +116,8 @@ public final class PostgresConnection: SQLConnection {
 
     /// Runs `queries` in one round trip (one pipeline, with whatever was held back) and returns each
     /// one's rows, in order. The server runs them one after another; outside a transaction they
-    /// share one implicit transaction, so a failure undoes the others.
+    /// share one implicit transaction, so a failure undoes the others (and, at the `REPEATABLE READ`
+    /// a reading session runs at, they see one snapshot).
     ///
     /// - Throws: the first statement's error; the later ones did not run.
     public func queryEach(_ queries: [SQLQuery]) throws(DatabaseError) -> [[SQLRow]] {

@@ -99,7 +99,8 @@ public final class PostgresDatabase: SQLDatabase {
             _ throws(DatabaseError) in
             try PostgresConnection(
                 url: url, statementCacheCapacity: capacity,
-                sessionSetup: "SET default_transaction_read_only = on")
+                sessionSetup:
+                    "SET default_transaction_read_only = on; SET default_transaction_isolation = 'repeatable read'")
         }
     }
 
@@ -110,8 +111,12 @@ public final class PostgresDatabase: SQLDatabase {
 
     /// Runs `body` on a pooled connection in autocommit mode and returns its result.
     ///
-    /// Each statement sees the data committed before it started. Writes are refused by the server
-    /// (the session is read-only by default); a transaction `body` leaves open is rolled back.
+    /// Each round trip sees the data committed before it started, at one moment: statements sent
+    /// together (``PostgresConnection/queryEach(_:)``) share one implicit transaction, which the
+    /// session runs at `REPEATABLE READ`, so they read one snapshot — never a basket's row from
+    /// before a commit and its lines from after it. (A read-only transaction never fails to
+    /// serialize.) Writes are refused by the server (the session is read-only by default); a
+    /// transaction `body` leaves open is rolled back.
     /// - Throws: what `body` throws; ``DatabaseError/Kind/connectionFailed`` when no connection to
     ///   the server can be had; ``DatabaseError/Kind/misuse`` after ``close()``.
     public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {

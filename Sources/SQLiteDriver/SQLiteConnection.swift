@@ -273,6 +273,20 @@ public final class SQLiteConnection: SQLConnection {
         return true
     }
 
+    /// Runs `body` in a read transaction: every statement it runs sees the database as it was at
+    /// the first one (one snapshot), never a write committed in between. `body` may not begin or
+    /// end a transaction of its own (refused when prepared, as in a write). The transaction is
+    /// ended after `body`, whatever it did.
+    func inReadTransaction<T>(_ body: () throws -> T) throws -> T {
+        try runControl("BEGIN")
+        refusesTransactionControl = true
+        defer {
+            refusesTransactionControl = false
+            rollbackIfInTransaction()
+        }
+        return try body()
+    }
+
     /// Rolls back the open transaction, if any; used to restore a clean state after a failure.
     func rollbackIfInTransaction() {
         guard isInTransaction else { return }

@@ -40,8 +40,10 @@ import StoreSQL
 /// refused when prepared, with a `.misuse` error); savepoints of its own are fine.
 ///
 /// **Reads.** Reader connections are `query_only`, so a write attempted in ``read(_:)`` fails with a
-/// `.misuse` error. A read sees every write whose `write` call has returned. A closure may open a
-/// transaction for a consistent snapshot; one left open is rolled back after the closure.
+/// `.misuse` error. A read sees every write whose `write` call has returned. A read (and a lookup)
+/// runs in a read transaction of the driver's: all its statements see one snapshot, the database
+/// as it was at the first of them, so a read of a row and then of its lines never sees a write
+/// committed between the two. The closure may not begin or end a transaction itself.
 ///
 /// **Closing.** ``close()`` lets the queued work finish, then closes every connection; afterwards
 /// every call fails with a `.misuse` `DatabaseError` ("database is closed"). Releasing the last
@@ -260,10 +262,7 @@ public final class SQLiteDatabase: SQLDatabase {
     /// throws, or `.misuse` ("database is closed") after ``close()``.
     public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T {
         do {
-            return try await readers.run { connection in
-                defer { connection.rollbackIfInTransaction() }
-                return try body(connection)
-            }
+            return try await readers.run { connection in try connection.inReadTransaction { try body(connection) } }
         } catch BlockingPoolError.closed {
             throw DatabaseError.databaseClosed
         }
@@ -279,7 +278,7 @@ public final class SQLiteDatabase: SQLDatabase {
         if let taken = lookupConnections.take() {
             do {
                 defer { lookupConnections.giveBack(taken) }
-                return try body(taken.connection)
+                return try taken.connection.inReadTransaction { try body(taken.connection) }
             } catch let error as DatabaseError where error.kind == .busy {
                 // A lock is waited for on a reader thread, never here.
             }

@@ -6,8 +6,10 @@
 public protocol SQLDatabase: Sendable {
     var dialect: SQLDialect { get }
 
-    /// Runs `body` on a connection that sees only committed data. No transaction is opened unless
-    /// `body` opens one; writes made here are not allowed.
+    /// Runs `body` on a connection that sees only committed data, each moment whole: the statements
+    /// of one ``SQLConnection/queryEach(_:)`` see one snapshot (a driver may keep one for all of
+    /// `body`), so a row and its lines read together never straddle a commit. Writes made here are
+    /// not allowed, nor may `body` begin or end a transaction.
     func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) throws -> T) async throws -> T
 
     /// Runs `body` like ``read(_:)``, for a read of a few rows found by their keys (a session, a

@@ -115,24 +115,27 @@ extension SQLiteDriverTests {
             }
         }
 
-        @Test func aTransactionALookupLeftOpenIsRolledBack() async throws {
+        @Test func aLookupMayNotOpenATransactionAndTheNextSeesTheNewestData() async throws {
             let configuration = SQLiteDatabase.Configuration(lookupConnectionCount: 1)
             try await withDatabase(configuration) { database, _ in
                 try await createItems(database)
+                let error = await #expect(throws: DatabaseError.self) {
+                    try await database.lookup { connection in try connection.execute("BEGIN") }
+                }
+                #expect(error?.kind == .misuse)
                 let before = try await database.lookup { connection in
-                    try connection.execute("BEGIN")
-                    return try connection.query("SELECT name FROM items").count
+                    try connection.query("SELECT name FROM items").count
                 }
                 _ = try await database.write { connection in
                     try connection.execute("INSERT INTO items (name) VALUES ('mug')")
                 }
-                // The same (only) connection: a snapshot kept open would not see the mug.
+                // The same (only) connection: the snapshot of the lookup before ended with it.
                 let after = try await database.lookup { connection in
                     try connection.query("SELECT name FROM items").count
                 }
                 #expect(before == 0)
                 #expect(after == 1)
-                #expect(database.lookupStatistics().ranOnCaller == 2)
+                #expect(database.lookupStatistics().ranOnCaller == 3)
             }
         }
 

@@ -153,7 +153,8 @@ extension SQLiteDriverTests {
                 let released = DispatchSemaphore(value: 0)
                 let reader = Task {
                     try await database.read { connection in
-                        try connection.executeScript("BEGIN; SELECT count(*) FROM items;")
+                        // The read's snapshot holds while it waits.
+                        _ = try connection.query("SELECT count(*) FROM items")
                         entered.signal()
                         released.wait()
                     }
@@ -510,22 +511,36 @@ extension SQLiteDriverTests {
             }
         }
 
-        @Test func aTransactionLeftOpenByAReadIsRolledBack() async throws {
+        @Test func aReadSeesOneSnapshotAndTheNextReadTheNewestData() async throws {
             try await withDatabase(SQLiteDatabase.Configuration(readerCount: 1)) { database, _ in
                 try await createItems(database)
-                try await database.read { connection in
-                    try connection.execute("BEGIN")
-                    _ = try connection.query("SELECT * FROM items")
+                let entered = DispatchSemaphore(value: 0)
+                let released = DispatchSemaphore(value: 0)
+                let reader = Task {
+                    try await database.read { connection in
+                        let before = try connection.query("SELECT name FROM items").count
+                        entered.signal()
+                        released.wait()
+                        return (before, try connection.query("SELECT name FROM items").count)
+                    }
                 }
-                // The only reader would still see the old snapshot if its transaction had been left open.
+                #expect(try await eventually { entered.wait(timeout: .now()) == .success })
                 _ = try await database.write { connection in
                     try connection.execute("INSERT INTO items (name) VALUES ('new')")
                 }
+                released.signal()
+                // Both statements of the read saw the moment of its first; the next read, the write.
+                let (before, after) = try await reader.value
+                #expect(before == 0 && after == 0)
                 #expect(try await itemNames(database) == ["new"])
                 let inTransaction = try await database.read { connection in
                     (connection as? SQLiteConnection)?.isInTransaction
                 }
-                #expect(inTransaction == false)
+                #expect(inTransaction == true)  // the driver's read transaction
+                let error = await #expect(throws: DatabaseError.self) {
+                    try await database.read { connection in try connection.execute("BEGIN") }
+                }
+                #expect(error?.kind == .misuse)
             }
         }
 
