@@ -67,6 +67,12 @@ import Testing
             #expect(read.refunded == eur(8_95), "a pending refund has given nothing back yet")
             #expect(read.paymentStatus == .partiallyRefunded)
             #expect(try await database.orders.orders(for: shopper) == [read])
+            // On PostgreSQL an order with its refunds, and the list, are one round trip each.
+            if let reporting = database.sql as? any SQLQueueReporting, let before = reporting.roundTrips {
+                _ = try await database.orders.order(order.id, for: shopper)
+                _ = try await database.orders.orders(for: shopper)
+                #expect(reporting.roundTrips == before + 2)
+            }
         }
     }
 

@@ -84,15 +84,17 @@ public struct BackOfficeRepository: Sendable {
             filter = ""
         }
         return try await database.read { connection in
-            let total = try connection.queryFirst("SELECT COUNT(*) AS n FROM customers c \(filter)")?.decode(
-                "n", as: Int.self)
-            let customers = try connection.query(
+            // The count and the page at one moment (one round trip on PostgreSQL).
+            let answers = try connection.queryEach([
+                "SELECT COUNT(*) AS n FROM customers c \(filter)",
                 """
                 SELECT \(Self.customerColumns(currency)) FROM customers c \(filter)
                 ORDER BY c.id LIMIT \(limit) OFFSET \(offset)
-                """
-            ).map { try Self.customer($0, currency: currency) }
-            return CustomerSummaryPage(customers: customers, total: total ?? 0)
+                """,
+            ])
+            return CustomerSummaryPage(
+                customers: try Self.last(answers).map { try Self.customer($0, currency: currency) },
+                total: try answers.first?.first?.decode("n", as: Int.self) ?? 0)
         }
     }
 
@@ -108,20 +110,21 @@ public struct BackOfficeRepository: Sendable {
     /// Customer `id`'s orders, newest first, `limit` of them from `offset`.
     public func orders(of id: CustomerID, offset: Int, limit: Int) async throws -> CustomerOrderPage {
         try await database.read { connection in
-            let total = try connection.queryFirst(
+            let answers = try connection.queryEach([
                 """
                 SELECT COUNT(*) AS n FROM orders o JOIN shoppers s ON s.id = o.shopper_id
                 WHERE s.customer_id = \(id.rawValue)
-                """)?.decode("n", as: Int.self)
-            let orders = try connection.query(
+                """,
                 """
                 SELECT o.id, o.created_at, o.total_minor, o.currency, o.status, o.fulfilment_status
                 FROM orders o JOIN shoppers s ON s.id = o.shopper_id
                 WHERE s.customer_id = \(id.rawValue)
                 ORDER BY o.created_at DESC, o.id DESC LIMIT \(limit) OFFSET \(offset)
-                """
-            ).map(Self.order)
-            return CustomerOrderPage(orders: orders, total: total ?? 0)
+                """,
+            ])
+            return CustomerOrderPage(
+                orders: try Self.last(answers).map(Self.order),
+                total: try answers.first?.first?.decode("n", as: Int.self) ?? 0)
         }
     }
 
@@ -131,42 +134,52 @@ public struct BackOfficeRepository: Sendable {
         day: DateInterval, currency: Currency, lowStockThreshold: Int, listLimit: Int
     ) async throws -> DashboardFigures {
         let (start, end) = (day.start.unixMilliseconds, day.end.unixMilliseconds)
+        let low: SQLQuery = "p.active = 1 AND p.stock BETWEEN 1 AND \(lowStockThreshold)"
+        let out: SQLQuery = "p.active = 1 AND p.stock = 0"
         return try await database.read { connection in
-            let today = try connection.queryFirst(
+            // Every figure at one moment (one round trip on PostgreSQL).
+            let answers = try connection.queryEach([
                 """
                 SELECT COUNT(*) AS n,
                        CAST(COALESCE(SUM(CASE WHEN currency = \(currency.code) THEN total_minor ELSE 0 END), 0)
                             AS BIGINT) AS revenue
                 FROM orders WHERE created_at >= \(start) AND created_at < \(end)
-                """)
-            let toPack = try connection.queryFirst(
-                "SELECT COUNT(*) AS n FROM orders WHERE fulfilment_status = 'unfulfilled'")
-            let low: SQLQuery = "p.active = 1 AND p.stock BETWEEN 1 AND \(lowStockThreshold)"
-            let out: SQLQuery = "p.active = 1 AND p.stock = 0"
-            let counts = try connection.queryFirst(
+                """,
+                "SELECT COUNT(*) AS n FROM orders WHERE fulfilment_status = 'unfulfilled'",
                 """
                 SELECT (SELECT COUNT(*) FROM products p WHERE \(low)) AS low,
                        (SELECT COUNT(*) FROM products p WHERE \(out)) AS sold_out
-                """)
-            let lowStock = try connection.query(
+                """,
                 """
                 SELECT \(ProductRepository.columns) FROM products p WHERE \(low)
                 ORDER BY p.stock, p.title, p.id LIMIT \(listLimit)
-                """
-            ).map(ProductRepository.read)
-            let soldOut = try connection.query(
+                """,
                 """
                 SELECT \(ProductRepository.columns) FROM products p WHERE \(out)
                 ORDER BY p.title, p.id LIMIT \(listLimit)
-                """
-            ).map(ProductRepository.read)
+                """,
+            ])
+            guard answers.count == 5 else {
+                throw DatabaseError.decoding(column: "dashboard", expected: "five answers")
+            }
+            let (today, toPack, counts) = (answers[0].first, answers[1].first, answers[2].first)
             return DashboardFigures(
                 ordersToday: try today?.decode("n", as: Int.self) ?? 0,
                 revenueToday: Money(minorUnits: try today?.decode("revenue", as: Int64.self) ?? 0, currency: currency),
                 ordersToPack: try toPack?.decode("n", as: Int.self) ?? 0,
-                lowStock: lowStock, lowStockCount: try counts?.decode("low", as: Int.self) ?? 0,
-                soldOut: soldOut, soldOutCount: try counts?.decode("sold_out", as: Int.self) ?? 0)
+                lowStock: try answers[3].map(ProductRepository.read),
+                lowStockCount: try counts?.decode("low", as: Int.self) ?? 0,
+                soldOut: try answers[4].map(ProductRepository.read),
+                soldOutCount: try counts?.decode("sold_out", as: Int.self) ?? 0)
         }
+    }
+
+    /// The last answer of a read of two or more statements.
+    private static func last(_ answers: [[SQLRow]]) throws -> [SQLRow] {
+        guard answers.count >= 2, let last = answers.last else {
+            throw DatabaseError.decoding(column: "page", expected: "a count and a page")
+        }
+        return last
     }
 
     /// A customer's columns with their order count and what they spent in `currency` (one shopper

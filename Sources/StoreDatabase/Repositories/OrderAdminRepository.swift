@@ -131,14 +131,15 @@ public struct OrderAdminRepository: Sendable {
         let filtered: SQLQuery =
             conditions.isEmpty ? "" : "WHERE \(SQLQuery.joined(conditions, separator: " AND "))"
         return try await database.read { connection in
-            let total =
-                try connection.queryFirst("SELECT COUNT(*) AS n FROM orders o \(filtered)")?.decode("n", as: Int.self)
-                ?? 0
-            // The page is chosen first, so only its rows are joined to their customers.
-            let rows = try connection.query(
+            // The count and the page at one moment (one round trip on PostgreSQL). The page is
+            // chosen first, so only its rows are joined to their customers and their lines counted.
+            let answers = try connection.queryEach([
+                "SELECT COUNT(*) AS n FROM orders o \(filtered)",
                 """
                 SELECT o.id, o.created_at, o.currency, o.total_minor, o.fulfilment_status,
-                       \(Self.paymentStatus) AS payment_status, c.email AS customer_email
+                       \(Self.paymentStatus) AS payment_status, c.email AS customer_email,
+                       (SELECT CAST(COALESCE(SUM(l.quantity), 0) AS BIGINT) FROM order_lines l
+                        WHERE l.order_id = o.id) AS item_count
                 FROM (
                     SELECT o.id, o.created_at, o.currency, o.total_minor, o.fulfilment_status, o.refunded_minor,
                            o.shopper_id
@@ -149,29 +150,17 @@ public struct OrderAdminRepository: Sendable {
                 LEFT JOIN shoppers s ON s.id = o.shopper_id
                 LEFT JOIN customers c ON c.id = s.customer_id
                 ORDER BY o.created_at DESC, o.id DESC
-                """)
-            let ids = try rows.map { try $0.decode("id", as: String.self) }
-            var itemCounts: [String: Int] = [:]
-            if !ids.isEmpty {
-                let list = SQLQuery.joined(ids.map { id -> SQLQuery in "\(id)" }, separator: ", ")
-                for row in try connection.query(
-                    """
-                    SELECT order_id, CAST(SUM(quantity) AS BIGINT) AS n FROM order_lines
-                    WHERE order_id IN (\(list)) GROUP BY order_id
-                    """)
-                {
-                    itemCounts[try row.decode("order_id")] = try row.decode("n")
-                }
-            }
-            let orders = try rows.map { row in
-                let id: String = try row.decode("id")
-                return OrderSummary(
-                    id: OrderID(rawValue: id), createdAt: try row.date("created_at"),
+                """,
+            ])
+            guard answers.count == 2 else { throw DatabaseError.decoding(column: "orders", expected: "two answers") }
+            let orders = try answers[1].map { row in
+                OrderSummary(
+                    id: OrderID(rawValue: try row.decode("id")), createdAt: try row.date("created_at"),
                     customerEmail: try row.decode("customer_email"), total: try row.money("total_minor"),
                     paymentStatus: try Self.paymentStatus(row), fulfilment: try Self.fulfilment(row),
-                    itemCount: itemCounts[id] ?? 0)
+                    itemCount: try row.decode("item_count"))
             }
-            return OrderSummaryPage(orders: orders, total: total)
+            return OrderSummaryPage(orders: orders, total: try answers[0].first?.decode("n", as: Int.self) ?? 0)
         }
     }
 

@@ -16,26 +16,28 @@ public struct OrderRepository: Sendable {
         o.payment_method, o.card_brand, o.promotion_code, o.created_at, o.refunded_minor
         """
 
-    /// The shopper's orders, newest first, each with its refunds — four queries in one read,
-    /// however many orders there are.
+    /// The shopper's orders, newest first, each with its refunds — four statements sent together
+    /// (one round trip on PostgreSQL, one snapshot), however many orders there are.
     public func orders(for shopper: ShopperID) async throws -> [ShopperOrder] {
         try await database.read { connection in
-            let orderRows = try connection.query(
-                """
-                SELECT \(Self.columns) FROM orders o WHERE o.shopper_id = \(shopper.rawValue)
-                ORDER BY o.created_at DESC, o.id
-                """)
-            let lineRows = try connection.query(
-                """
-                SELECT l.order_id, l.product_id, l.title, l.unit_price_minor, l.quantity, l.line_total_minor
-                FROM order_lines l JOIN orders o ON o.id = l.order_id
-                WHERE o.shopper_id = \(shopper.rawValue)
-                ORDER BY l.order_id, l.position
-                """)
+            let answers = try connection.queryEach(
+                [
+                    """
+                    SELECT \(Self.columns) FROM orders o WHERE o.shopper_id = \(shopper.rawValue)
+                    ORDER BY o.created_at DESC, o.id
+                    """,
+                    """
+                    SELECT l.order_id, l.product_id, l.title, l.unit_price_minor, l.quantity, l.line_total_minor
+                    FROM order_lines l JOIN orders o ON o.id = l.order_id
+                    WHERE o.shopper_id = \(shopper.rawValue)
+                    ORDER BY l.order_id, l.position
+                    """,
+                ] + Self.refundQueries(where: "o.shopper_id = \(shopper.rawValue)"))
+            guard answers.count == 4 else { throw DatabaseError.decoding(column: "orders", expected: "four answers") }
             var linesByOrder: [String: [SQLRow]] = [:]
-            for row in lineRows { linesByOrder[try row.decode("order_id"), default: []].append(row) }
-            let refunds = try Self.refunds(where: "o.shopper_id = \(shopper.rawValue)", on: connection)
-            return try orderRows.map { row in
+            for row in answers[1] { linesByOrder[try row.decode("order_id"), default: []].append(row) }
+            let refunds = try Self.refunds(rows: answers[2], lines: answers[3])
+            return try answers[0].map { row in
                 let id = try row.decode("id", as: String.self)
                 return try Self.shopperOrder(
                     row, lines: linesByOrder[id] ?? [], refunds: refunds[OrderID(rawValue: id)] ?? [])
@@ -44,41 +46,48 @@ public struct OrderRepository: Sendable {
     }
 
     /// The shopper's order `id` with its refunds, or `nil` when it does not exist *or belongs to
-    /// someone else*.
+    /// someone else*: four statements sent together (one round trip on PostgreSQL, one snapshot).
     public func order(_ id: OrderID, for shopper: ShopperID) async throws -> ShopperOrder? {
         try await database.lookup { connection in
-            guard
-                let row = try connection.queryFirst(
-                    "SELECT \(Self.columns) FROM orders o WHERE o.id = \(id.rawValue) AND o.shopper_id = \(shopper.rawValue)"
-                )
-            else { return nil }
-            let lines = try connection.query(
-                """
-                SELECT product_id, title, unit_price_minor, quantity, line_total_minor FROM order_lines
-                WHERE order_id = \(id.rawValue) ORDER BY position
-                """)
-            let refunds = try Self.refunds(where: "r.order_id = \(id.rawValue)", on: connection)
-            return try Self.shopperOrder(row, lines: lines, refunds: refunds[id] ?? [])
+            let mine: SQLQuery = "o.id = \(id.rawValue) AND o.shopper_id = \(shopper.rawValue)"
+            let answers = try connection.queryEach(
+                [
+                    "SELECT \(Self.columns) FROM orders o WHERE \(mine)",
+                    """
+                    SELECT l.product_id, l.title, l.unit_price_minor, l.quantity, l.line_total_minor
+                    FROM order_lines l JOIN orders o ON o.id = l.order_id
+                    WHERE \(mine) ORDER BY l.position
+                    """,
+                ] + Self.refundQueries(where: mine))
+            guard answers.count == 4 else { throw DatabaseError.decoding(column: "orders", expected: "four answers") }
+            guard let row = answers[0].first else { return nil }
+            let refunds = try Self.refunds(rows: answers[2], lines: answers[3])
+            return try Self.shopperOrder(row, lines: answers[1], refunds: refunds[id] ?? [])
         }
     }
 
-    /// The succeeded and pending refunds of the orders `condition` selects (over `refunds r` joined to
-    /// `orders o`), with their lines, by order, oldest first: two queries whatever their number.
-    /// Failed refunds gave nothing back; the shopper never sees them.
-    static func refunds(where condition: SQLQuery, on connection: any SQLConnection) throws -> [OrderID: [Refund]] {
-        let refundRows = try connection.query(
+    /// The statements that read the succeeded and pending refunds of the orders `condition` selects
+    /// (over `refunds r` joined to `orders o`), then their lines: two statements whatever their
+    /// number, for ``refunds(rows:lines:)``. Failed refunds gave nothing back; the shopper never
+    /// sees them.
+    static func refundQueries(where condition: SQLQuery) -> [SQLQuery] {
+        [
             """
             SELECT \(RefundRepository.columns) FROM refunds r JOIN orders o ON o.id = r.order_id
             WHERE \(condition) AND r.state <> 'failed' ORDER BY r.created_at, r.id
-            """)
-        guard !refundRows.isEmpty else { return [:] }
-        let lineRows = try connection.query(
+            """,
             """
             SELECT l.refund_id, l.position, l.product_id, l.title, l.quantity, l.amount_minor, l.restock, r.currency
             FROM refund_lines l JOIN refunds r ON r.id = l.refund_id JOIN orders o ON o.id = r.order_id
             WHERE \(condition) AND r.state <> 'failed'
             ORDER BY l.refund_id, l.position
-            """)
+            """,
+        ]
+    }
+
+    /// The refunds, with their lines, by order, oldest first, from the answers to
+    /// ``refundQueries(where:)``.
+    static func refunds(rows refundRows: [SQLRow], lines lineRows: [SQLRow]) throws -> [OrderID: [Refund]] {
         var linesByRefund: [String: [RefundLine]] = [:]
         for row in lineRows {
             let currency = try row.money("amount_minor").currency
