@@ -68,6 +68,9 @@ public final class SQLiteConnection: SQLConnection {
     private var statements: StatementCache
     /// The driver's own statements (transaction control, pragmas), kept apart from callers' statements.
     private var controlStatements: [String: SQLiteStatement] = [:]
+    /// `BEGIN` and `ROLLBACK` for ``inReadTransaction(_:)``, found once: run around every read, they
+    /// are not looked up by their text each time.
+    private var readTransaction: (begin: SQLiteStatement, end: SQLiteStatement)?
 
     /// While true, statements that would end or replace the driver's transaction are refused when
     /// prepared (an authorizer returns `SQLITE_DENY`): `BEGIN`, `COMMIT`, `ROLLBACK`, and savepoint
@@ -103,6 +106,7 @@ public final class SQLiteConnection: SQLConnection {
     deinit {
         statements.removeAll()
         controlStatements.removeAll()
+        readTransaction = nil
         sqlite3_set_authorizer(handle, nil, nil)
         sqlite3_wal_hook(handle, nil, nil)
         sqlite3_close_v2(handle)
@@ -278,11 +282,25 @@ public final class SQLiteConnection: SQLConnection {
     /// end a transaction of its own (refused when prepared, as in a write). The transaction is
     /// ended after `body`, whatever it did.
     func inReadTransaction<T>(_ body: () throws -> T) throws -> T {
-        try runControl("BEGIN")
+        let transaction: (begin: SQLiteStatement, end: SQLiteStatement)
+        if let known = readTransaction {
+            transaction = known
+        } else {
+            transaction = (try controlStatement(for: "BEGIN"), try controlStatement(for: "ROLLBACK"))
+            readTransaction = transaction
+        }
+        do {
+            defer { transaction.begin.reset() }
+            try transaction.begin.run(database: handle)
+        }
         refusesTransactionControl = true
         defer {
             refusesTransactionControl = false
-            rollbackIfInTransaction()
+            if isInTransaction {
+                // A read's ROLLBACK ends its snapshot; should it fail, the next BEGIN reports it.
+                try? transaction.end.run(database: handle)
+                transaction.end.reset()
+            }
         }
         return try body()
     }
