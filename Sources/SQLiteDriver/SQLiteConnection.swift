@@ -289,6 +289,8 @@ public final class SQLiteConnection: SQLConnection {
             transaction = (try controlStatement(for: "BEGIN"), try controlStatement(for: "ROLLBACK"))
             readTransaction = transaction
         }
+        // A transaction still open here (a ROLLBACK below that failed) would fail every BEGIN.
+        rollbackIfInTransaction()
         do {
             defer { transaction.begin.reset() }
             try transaction.begin.run(database: handle)
