@@ -67,11 +67,18 @@ import Testing
             #expect(read.refunded == eur(8_95), "a pending refund has given nothing back yet")
             #expect(read.paymentStatus == .partiallyRefunded)
             #expect(try await database.orders.orders(for: shopper) == [read])
-            // On PostgreSQL an order with its refunds, and the list, are one round trip each.
+            // What a refund would see now: the socks' unit held by the succeeded refund, not the
+            // failed one's; the pending goodwill holds no line.
+            let refundable = try #require(try await database.refunds.refundable(order.id))
+            #expect(refundable.lines == order.lines)
+            #expect(refundable.heldUnits == [0, 1])
+            // On PostgreSQL an order with its refunds, the list, and what a refund would see are
+            // one round trip each.
             if let reporting = database.sql as? any SQLQueueReporting, let before = reporting.roundTrips {
                 _ = try await database.orders.order(order.id, for: shopper)
                 _ = try await database.orders.orders(for: shopper)
-                #expect(reporting.roundTrips == before + 2)
+                _ = try await database.refunds.refundable(order.id)
+                #expect(reporting.roundTrips == before + 3)
             }
         }
     }

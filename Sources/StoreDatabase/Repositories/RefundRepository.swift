@@ -111,8 +111,11 @@ public struct RefundRepository: Sendable {
     /// no such order.
     public func refundable(_ id: OrderID) async throws -> RefundableOrder? {
         try await database.read { connection in
-            guard let row = try Self.orderRow(id, lock: false, on: connection) else { return nil }
-            return try Self.refundable(row, on: connection)
+            // The order's row and what its refunds hold, at one moment (one round trip on PostgreSQL).
+            let answers = try connection.queryEach(
+                [Self.orderRowQuery(id, lock: false, connection.dialect)] + Self.heldQueries(id))
+            guard let row = answers.first?.first else { return nil }
+            return try Self.refundable(row, held: Array(answers.dropFirst()))
         }
     }
 
@@ -445,40 +448,54 @@ public struct RefundRepository: Sendable {
     }
 
     static func orderRow(_ id: OrderID, lock: Bool, on connection: any SQLConnection) throws -> SQLRow? {
-        let forUpdate: SQLQuery = lock && connection.dialect == .postgres ? " FOR UPDATE" : ""
-        return try connection.queryFirst(
-            """
+        try connection.queryFirst(orderRowQuery(id, lock: lock, connection.dialect))
+    }
+
+    private static func orderRowQuery(_ id: OrderID, lock: Bool, _ dialect: SQLDialect) -> SQLQuery {
+        let forUpdate: SQLQuery = lock && dialect == .postgres ? " FOR UPDATE" : ""
+        return """
             SELECT id, currency, discount_minor, shipping_minor, fee_minor, total_minor, fulfilment_status,
                    refund_held_minor
             FROM orders WHERE id = \(id.rawValue)\(forUpdate)
-            """)
+            """
+    }
+
+    /// The statements that read order `id`'s lines, the units its refunds hold by line, and whether
+    /// they hold its shipping and fee, sent together (one round trip on PostgreSQL), for
+    /// ``refundable(_:held:)``.
+    private static func heldQueries(_ id: OrderID) -> [SQLQuery] {
+        [
+            """
+            SELECT product_id, title, unit_price_minor, quantity, line_total_minor FROM order_lines
+            WHERE order_id = \(id.rawValue) ORDER BY position
+            """,
+            """
+            SELECT l.position, CAST(SUM(l.quantity) AS BIGINT) AS units FROM refund_lines l JOIN refunds r ON r.id = l.refund_id
+            WHERE r.order_id = \(id.rawValue) AND r.state <> 'failed' GROUP BY l.position
+            """,
+            """
+            SELECT COALESCE(MAX(shipping_minor), 0) AS shipping, COALESCE(MAX(fee_minor), 0) AS fee FROM refunds
+            WHERE order_id = \(id.rawValue) AND state <> 'failed'
+            """,
+        ]
     }
 
     /// The order in `row` as a refund sees it, with what its pending and succeeded refunds hold.
     static func refundable(_ row: SQLRow, on connection: any SQLConnection) throws -> RefundableOrder {
-        let id = try row.decode("id", as: String.self)
+        try refundable(row, held: connection.queryEach(heldQueries(OrderID(rawValue: try row.decode("id")))))
+    }
+
+    /// The order in `row` as a refund sees it, from the answers to ``heldQueries(_:)``.
+    private static func refundable(_ row: SQLRow, held answers: [[SQLRow]]) throws -> RefundableOrder {
+        guard answers.count == 3 else { throw DatabaseError.decoding(column: "refunds", expected: "three answers") }
         let total = try row.money("total_minor")
-        let lines = try connection.query(
-            """
-            SELECT product_id, title, unit_price_minor, quantity, line_total_minor FROM order_lines
-            WHERE order_id = \(id) ORDER BY position
-            """
-        ).map { try OrderLine.read($0, currency: total.currency) }
+        let lines = try answers[0].map { try OrderLine.read($0, currency: total.currency) }
         var heldUnits = lines.map { _ in 0 }
-        for held in try connection.query(
-            """
-            SELECT l.position, CAST(SUM(l.quantity) AS BIGINT) AS units FROM refund_lines l JOIN refunds r ON r.id = l.refund_id
-            WHERE r.order_id = \(id) AND r.state <> 'failed' GROUP BY l.position
-            """)
-        {
+        for held in answers[1] {
             let position = try held.decode("position", as: Int.self)
             if heldUnits.indices.contains(position) { heldUnits[position] = try held.decode("units", as: Int.self) }
         }
-        let parts = try connection.queryFirst(
-            """
-            SELECT COALESCE(MAX(shipping_minor), 0) AS shipping, COALESCE(MAX(fee_minor), 0) AS fee FROM refunds
-            WHERE order_id = \(id) AND state <> 'failed'
-            """)
+        let parts = answers[2].first
         guard let fulfilment = FulfilmentStatus(rawValue: try row.decode("fulfilment_status")) else {
             throw DatabaseError.decoding(column: "fulfilment_status", expected: "a fulfilment status")
         }
