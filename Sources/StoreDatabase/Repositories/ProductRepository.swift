@@ -87,12 +87,16 @@ public struct ProductRepository: Sendable {
                        OR LOWER(p.category) LIKE \(pattern) ESCAPE '\\'
                     """
             }
-            let total = try connection.queryFirst("SELECT COUNT(*) AS n FROM products p \(filter)")?.decode(
-                "n", as: Int.self)
-            let products = try connection.query(
-                "SELECT \(Self.columns) FROM products p \(filter) ORDER BY p.id LIMIT \(limit) OFFSET \(offset)"
-            ).map(Self.read)
-            return ManagedProductPage(products: products, total: total ?? 0)
+            // The count and the page at one moment (one round trip on PostgreSQL).
+            let answers = try connection.queryEach([
+                "SELECT COUNT(*) AS n FROM products p \(filter)",
+                "SELECT \(Self.columns) FROM products p \(filter) ORDER BY p.id LIMIT \(limit) OFFSET \(offset)",
+            ])
+            guard answers.count == 2 else {
+                throw DatabaseError.decoding(column: "products", expected: "a count and a page")
+            }
+            return ManagedProductPage(
+                products: try answers[1].map(Self.read), total: try answers[0].first?.decode("n", as: Int.self) ?? 0)
         }
     }
 
