@@ -133,7 +133,7 @@ public struct OrderAdminRepository: Sendable {
         return try await database.read { connection in
             // The count and the page at one moment (one round trip on PostgreSQL). The page is
             // chosen first, so only its rows are joined to their customers and their lines counted.
-            let answers = try connection.queryEach([
+            let answers = try connection.queryTogether([
                 "SELECT COUNT(*) AS n FROM orders o \(filtered)",
                 """
                 SELECT o.id, o.created_at, o.currency, o.total_minor, o.fulfilment_status,
@@ -152,7 +152,6 @@ public struct OrderAdminRepository: Sendable {
                 ORDER BY o.created_at DESC, o.id DESC
                 """,
             ])
-            guard answers.count == 2 else { throw DatabaseError.decoding(column: "orders", expected: "two answers") }
             let orders = try answers[1].map { row in
                 OrderSummary(
                     id: OrderID(rawValue: try row.decode("id")), createdAt: try row.date("created_at"),

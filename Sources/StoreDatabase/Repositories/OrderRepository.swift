@@ -20,7 +20,7 @@ public struct OrderRepository: Sendable {
     /// (one round trip on PostgreSQL, one snapshot), however many orders there are.
     public func orders(for shopper: ShopperID) async throws -> [ShopperOrder] {
         try await database.read { connection in
-            let answers = try connection.queryEach(
+            let answers = try connection.queryTogether(
                 [
                     """
                     SELECT \(Self.columns) FROM orders o WHERE o.shopper_id = \(shopper.rawValue)
@@ -33,7 +33,6 @@ public struct OrderRepository: Sendable {
                     ORDER BY l.order_id, l.position
                     """,
                 ] + Self.refundQueries(where: "o.shopper_id = \(shopper.rawValue)"))
-            guard answers.count == 4 else { throw DatabaseError.decoding(column: "orders", expected: "four answers") }
             var linesByOrder: [String: [SQLRow]] = [:]
             for row in answers[1] { linesByOrder[try row.decode("order_id"), default: []].append(row) }
             let refunds = try Self.refunds(rows: answers[2], lines: answers[3])
@@ -50,7 +49,7 @@ public struct OrderRepository: Sendable {
     public func order(_ id: OrderID, for shopper: ShopperID) async throws -> ShopperOrder? {
         try await database.lookup { connection in
             let mine: SQLQuery = "o.id = \(id.rawValue) AND o.shopper_id = \(shopper.rawValue)"
-            let answers = try connection.queryEach(
+            let answers = try connection.queryTogether(
                 [
                     "SELECT \(Self.columns) FROM orders o WHERE \(mine)",
                     """
@@ -59,7 +58,6 @@ public struct OrderRepository: Sendable {
                     WHERE \(mine) ORDER BY l.position
                     """,
                 ] + Self.refundQueries(where: mine))
-            guard answers.count == 4 else { throw DatabaseError.decoding(column: "orders", expected: "four answers") }
             guard let row = answers[0].first else { return nil }
             let refunds = try Self.refunds(rows: answers[2], lines: answers[3])
             return try Self.shopperOrder(row, lines: answers[1], refunds: refunds[id] ?? [])

@@ -88,13 +88,10 @@ public struct ProductRepository: Sendable {
                     """
             }
             // The count and the page at one moment (one round trip on PostgreSQL).
-            let answers = try connection.queryEach([
+            let answers = try connection.queryTogether([
                 "SELECT COUNT(*) AS n FROM products p \(filter)",
                 "SELECT \(Self.columns) FROM products p \(filter) ORDER BY p.id LIMIT \(limit) OFFSET \(offset)",
             ])
-            guard answers.count == 2 else {
-                throw DatabaseError.decoding(column: "products", expected: "a count and a page")
-            }
             return ManagedProductPage(
                 products: try answers[1].map(Self.read), total: try answers[0].first?.decode("n", as: Int.self) ?? 0)
         }

@@ -112,7 +112,7 @@ public struct RefundRepository: Sendable {
     public func refundable(_ id: OrderID) async throws -> RefundableOrder? {
         try await database.read { connection in
             // The order's row and what its refunds hold, at one moment (one round trip on PostgreSQL).
-            let answers = try connection.queryEach(
+            let answers = try connection.queryTogether(
                 [Self.orderRowQuery(id, lock: false, connection.dialect)] + Self.heldQueries(id))
             guard let row = answers.first?.first else { return nil }
             return try Self.refundable(row, held: Array(answers.dropFirst()))
@@ -482,12 +482,11 @@ public struct RefundRepository: Sendable {
 
     /// The order in `row` as a refund sees it, with what its pending and succeeded refunds hold.
     static func refundable(_ row: SQLRow, on connection: any SQLConnection) throws -> RefundableOrder {
-        try refundable(row, held: connection.queryEach(heldQueries(OrderID(rawValue: try row.decode("id")))))
+        try refundable(row, held: connection.queryTogether(heldQueries(OrderID(rawValue: try row.decode("id")))))
     }
 
     /// The order in `row` as a refund sees it, from the answers to ``heldQueries(_:)``.
     private static func refundable(_ row: SQLRow, held answers: [[SQLRow]]) throws -> RefundableOrder {
-        guard answers.count == 3 else { throw DatabaseError.decoding(column: "refunds", expected: "three answers") }
         let total = try row.money("total_minor")
         let lines = try answers[0].map { try OrderLine.read($0, currency: total.currency) }
         var heldUnits = lines.map { _ in 0 }
