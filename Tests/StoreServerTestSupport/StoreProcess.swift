@@ -61,18 +61,45 @@ public enum StoreProcess {
         let stderr = Output()
         let outPipe = Pipe()
         let errPipe = Pipe()
-        outPipe.fileHandleForReading.readabilityHandler = { stdout.append($0.availableData) }
-        errPipe.fileHandleForReading.readabilityHandler = { stderr.append($0.availableData) }
         process.standardOutput = outPipe
         process.standardError = errPipe
         let inPipe = Pipe()
         if input != nil { process.standardInput = inPipe }
         try process.run()
+        drain(outPipe.fileHandleForReading, into: stdout)
+        drain(errPipe.fileHandleForReading, into: stderr)
         if let input {
             inPipe.fileHandleForWriting.write(Data(input.utf8))
             try inPipe.fileHandleForWriting.close()
         }
         return Running(process: process, stdout: stdout, stderr: stderr)
+    }
+
+    /// Reads `handle` to its end on a thread of its own, with blocking reads.
+    ///
+    /// Not `readabilityHandler`: on Linux it arms a libdispatch read source whose teardown can race
+    /// the descriptor's close and crash the whole test process in `_dispatch_event_loop_drain`
+    /// (swift-corelibs-libdispatch#949). A blocking read registers nothing with the event loop.
+    private static func drain(_ handle: FileHandle, into output: Output) {
+        let thread = Thread {
+            // The handle is kept open, and so its descriptor, until the reading ends.
+            // read(2) answers what the pipe holds as soon as it holds something; 0 is the end (the
+            // child closed its end), and an error other than EINTR ends the reading too.
+            var buffer = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+                if count > 0 {
+                    output.append(Data(buffer[..<count]))
+                } else if count < 0 && errno == EINTR {
+                    continue
+                } else {
+                    break
+                }
+            }
+            output.append(Data())
+        }
+        thread.name = "store-process-output"
+        thread.start()
     }
 
     /// Waits (up to 60 s) for the first line on standard output.
