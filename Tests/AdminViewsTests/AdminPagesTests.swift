@@ -137,6 +137,49 @@ import Testing
         #expect(product.contains(#"name="idempotency_key" value="key-1""#))
     }
 
+    @Test("every cell of a table carries its column's heading, and a column of numbers its alignment")
+    func cellsCarryTheirColumnsHeading() throws {
+        let html = AdminPages.order(Self.order, context: Self.owner).renderString()
+        // The items: the row's heading, then three numbers.
+        #expect(html.contains(#"<th scope="row" data-label="Item">&lt;script&gt;"#))
+        #expect(html.contains(#"<td class="number" data-label="Unit price">€8.50</td>"#))
+        #expect(html.contains(#"<td class="number" data-label="Quantity">2</td>"#))
+        #expect(html.contains(#"<td class="number" data-label="Line total">€19.90</td>"#))
+        // The refunds: a number first, a class of the cell's own beside the heading.
+        #expect(html.contains(#"<td class="number" data-label="Amount">€8.50</td>"#))
+        #expect(html.contains(#"<td class="prose" data-label="Reason">Arrived damaged"#))
+        // Every data table of every page (the totals' tables of labelled amounts are not).
+        var checked = 0
+        for (name, document) in Self.pages {
+            let tables = document.renderString().components(separatedBy: "<table").dropFirst()
+            for table in tables where table.hasPrefix(#" id=""#) && table.contains(#"class="data"#) {
+                let body = table.components(separatedBy: "</table>")[0]
+                let cells = body.components(separatedBy: "<td").count - 1
+                let headings = body.components(separatedBy: #"<th scope="row""#).count - 1
+                let labelled = body.components(separatedBy: " data-label=").count - 1
+                #expect(cells > 0, "\(name)")
+                checked += 1
+                #expect(
+                    labelled == cells + headings,
+                    "\(name): \(cells) cells, \(headings) row headings, \(labelled) labelled")
+            }
+        }
+        #expect(checked >= 5, "\(checked) tables")
+    }
+
+    @Test("the audit log words every action the store records, each differently; a code it does not know as it is")
+    func auditActionsInWords() {
+        let words = AuditAction.allCases.map(\.words)
+        #expect(Set(words).count == AuditAction.allCases.count)
+        for action in AuditAction.allCases {
+            #expect(AdminAuditPage.describe(action: action.rawValue) == action.words)
+            #expect(action.words != action.rawValue && !action.words.contains("."), "\(action)")
+        }
+        #expect(AdminAuditPage.describe(action: "order.refunded") == "Refunded")
+        #expect(AdminAuditPage.describe(action: "order.fulfilment") == "Changed an order's fulfilment status")
+        #expect(AdminAuditPage.describe(action: "report.sent") == "report.sent")
+    }
+
     @Test("the order page: its refunds line by line, the Refund link with the permission, Cancel order with its key")
     func orderPage() {
         let html = AdminPages.order(Self.order, context: Self.owner).renderString()

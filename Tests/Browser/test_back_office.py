@@ -462,6 +462,33 @@ def test_a_double_clicked_refund_refunds_once(store, staff, shopper):
 # --- every page: axe-core, the HTML checker, screenshots -----------------------------------------
 
 
+def tables_cut_off_on_a_phone(driver, name):
+    """On a 390 px phone a table's rows are cards: no table is wider than its box, none has to be
+    scrolled sideways to read a column, and every value is shown after its column's heading."""
+    browser.set_viewport(driver, browser.PHONE)
+    found = driver.execute_script(
+        """
+        return [...document.querySelectorAll('table.data')].flatMap(table => {
+          const name = table.caption ? table.caption.textContent.trim() : table.id;
+          const box = table.closest('.table-wrap') || table.parentElement;
+          const problems = [];
+          if (box.scrollWidth > box.clientWidth + 1 || table.getBoundingClientRect().right
+              > document.documentElement.clientWidth + 0.5) {
+            problems.push(name + ': ' + box.scrollWidth + ' px wide in a box of ' + box.clientWidth);
+          }
+          for (const cell of table.querySelectorAll('tbody td')) {
+            const label = getComputedStyle(cell, '::before').content;
+            if (cell.offsetParent !== null && !label.includes(cell.dataset.label || '\u0000')) {
+              problems.push(name + ': a value without its heading: ' + cell.textContent.trim());
+            }
+          }
+          return problems.slice(0, 3);
+        });
+        """
+    )
+    return [f"{name} at 390 px: {problem}" for problem in found]
+
+
 def test_every_back_office_page_passes_axe_and_the_html_checker(store, axe_driver, screenshots_dir, tmp_path):
     driver = axe_driver
     driver.delete_all_cookies()
@@ -471,6 +498,7 @@ def test_every_back_office_page_passes_axe_and_the_html_checker(store, axe_drive
 
     def check(name):
         checked.append(name)
+        problems.extend(tables_cut_off_on_a_phone(driver, "admin-" + name))
         problems.extend(_check_page(driver, store, "admin-" + name, screenshots_dir, tmp_path))
 
     driver.get(store + "/admin/login")

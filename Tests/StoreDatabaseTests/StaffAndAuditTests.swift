@@ -35,7 +35,7 @@ import Testing
     @Test("the database refuses to change or remove a line of the audit log", arguments: Backend.allCases)
     func appendOnly(backend: Backend) async throws {
         try await withStoreDatabase(backend, seeded: false) { database in
-            try await database.audit.record("staff.signed_in", subject: "staff:1", by: .unknownAccount, at: testNow)
+            try await database.audit.record(.staffSignedIn, subject: "staff:1", by: .unknownAccount, at: testNow)
             for statement in [
                 "UPDATE audit_log SET actor = 'someone else'", "DELETE FROM audit_log",
             ] {
@@ -58,7 +58,7 @@ import Testing
             await #expect(throws: DatabaseError.self) {
                 try await database.sql.write { connection in
                     try AuditRepository.record(
-                        "product.changed", subject: "product:1", by: .commandLine, at: testNow, on: connection)
+                        .productChanged, subject: "product:1", by: .commandLine, at: testNow, on: connection)
                     try connection.executeScript("INSERT INTO staff (email) VALUES ('no role, no hash')")
                 }
             }

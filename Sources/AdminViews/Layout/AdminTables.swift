@@ -14,10 +14,51 @@ enum AdminTables {
         }
     }
 
-    /// A table with a visible caption, inside a region that scrolls sideways on a narrow screen and
-    /// can be reached and scrolled with the keyboard; the region is named by the caption.
+    /// One row of a table: its cells in the order of the table's columns, and the row's own
+    /// attributes (an archived product's row is greyed).
+    struct Row {
+        let attributes: [Attribute]
+        let cells: [Cell]
+
+        init(_ attributes: [Attribute], _ cells: Cell...) {
+            self.attributes = attributes
+            self.cells = cells
+        }
+    }
+
+    /// One cell of a row: the row's heading (`<th scope="row">`, what the row is about) or a value.
+    /// The table gives every cell its column's heading as `data-label`, which a narrow screen shows
+    /// beside the value, and a column of numbers its alignment.
+    struct Cell {
+        let content: Node
+        let isRowHeading: Bool
+        let className: String?
+
+        init(_ content: Node, class className: String? = nil) {
+            self.content = content
+            self.isRowHeading = false
+            self.className = className
+        }
+
+        init(_ text: String, class className: String? = nil) {
+            self.init(.text(text), class: className)
+        }
+
+        private init(heading content: Node) {
+            self.content = content
+            self.isRowHeading = true
+            self.className = nil
+        }
+
+        /// The cell that names the row: a product's title, an order's id.
+        static func heading(_ content: Node) -> Cell { Cell(heading: content) }
+
+        static func heading(_ text: String) -> Cell { Cell(heading: .text(text)) }
+    }
+
+    /// A table whose caption is text.
     static func table(
-        id: String, caption: String, columns: [Column], rows: [Node], class className: String = ""
+        id: String, caption: String, columns: [Column], rows: [Row], class className: String = ""
     )
         -> Node
     {
@@ -25,8 +66,13 @@ enum AdminTables {
     }
 
     /// A table whose caption holds more than text.
+    ///
+    /// On a wide screen it is a table, inside a region that scrolls sideways if it must and can be
+    /// reached and scrolled with the keyboard; the region is named by the caption. On a narrow one
+    /// the stylesheet shows each row as a card: the row's heading on top, then each value after its
+    /// column's heading — nothing to scroll sideways, nothing cut off.
     static func table(
-        id: String, caption: Node, columns: [Column], rows: [Node], class className: String = ""
+        id: String, caption: Node, columns: [Column], rows: [Row], class className: String = ""
     )
         -> Node
     {
@@ -45,12 +91,21 @@ enum AdminTables {
                                     column.isNumber ? [.scope("col"), .class("number")] : [.scope("col")],
                                     column.label)
                             }))),
-                .tbody(.fragment(rows))))
+                .tbody(.fragment(rows.map { row(of: $0, columns: columns) }))))
     }
 
-    /// A cell holding a number or an amount.
-    static func number(_ text: String) -> Node {
-        .td([.class("number")], text)
+    private static func row(of row: Row, columns: [Column]) -> Node {
+        assert(row.cells.count == columns.count, "a row of \(row.cells.count) cells in \(columns.count) columns")
+        return .tr(
+            row.attributes,
+            .fragment(
+                zip(columns, row.cells).map { column, cell in
+                    var attributes: [Attribute] = cell.isRowHeading ? [.scope("row")] : []
+                    let classes = [column.isNumber ? "number" : nil, cell.className].compactMap { $0 }
+                    if !classes.isEmpty { attributes.append(.class(classes.joined(separator: " "))) }
+                    attributes.append(Attribute("data-label", column.label))
+                    return cell.isRowHeading ? .th(attributes, cell.content) : .td(attributes, cell.content)
+                }))
     }
 
     /// "Previous" and "Next" around "Page 2 of 5"; nothing for a list that fits on one page.

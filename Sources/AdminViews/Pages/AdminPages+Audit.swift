@@ -6,18 +6,18 @@ extension AdminPages {
     /// **Export** to CSV. A member of staff who is not an owner is told they see only their own.
     public static func audit(_ page: AdminAuditPage, context: AdminContext) -> HTMLDocument {
         let rows = page.entries.map { entry in
-            Node.tr(
+            AdminTables.Row(
                 [],
-                .th([.scope("row")], context.time(entry.at, short: true)),
-                .td([], entry.actor),
-                .td(
-                    [],
-                    .span([.class("action-words")], AdminAuditPage.describe(action: entry.action)),
-                    .text(" "),
-                    .code([.class("action-code")], entry.action)),
-                .td([], .code([], entry.subject)),
-                .td([.class("json")], entry.before.map { .code([], $0) } ?? .empty),
-                .td([.class("json")], entry.after.map { .code([], $0) } ?? .empty))
+                .heading(context.time(entry.at, short: true)),
+                .init(entry.actor),
+                .init(
+                    .fragment(
+                        .span([.class("action-words")], AdminAuditPage.describe(action: entry.action)),
+                        .text(" "),
+                        .code([.class("action-code")], entry.action))),
+                .init(.code([], entry.subject)),
+                .init(entry.before.map { .code([], $0) } ?? .empty, class: "json"),
+                .init(entry.after.map { .code([], $0) } ?? .empty, class: "json"))
         }
         let list: Node =
             page.entries.isEmpty

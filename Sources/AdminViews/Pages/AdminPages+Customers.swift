@@ -20,13 +20,13 @@ extension AdminPages {
                         .init("Email"), .init("Name"), .init("Tier"), .init("Orders", number: true), .init("Joined"),
                     ],
                     rows: page.customers.map { customer in
-                        .tr(
+                        AdminTables.Row(
                             [],
-                            .th([.scope("row")], .a([.href(AdminPaths.customer(customer.id))], customer.email)),
-                            .td([], customer.name),
-                            .td([], AdminTables.badge(customer.tier)),
-                            AdminTables.number(context.number(customer.orderCount)),
-                            .td([], context.dateText(customer.joinedAt)))
+                            .heading(.a([.href(AdminPaths.customer(customer.id))], customer.email)),
+                            .init(customer.name),
+                            .init(AdminTables.badge(customer.tier)),
+                            .init(context.number(customer.orderCount)),
+                            .init(context.dateText(customer.joinedAt)))
                     }),
                 AdminTables.paging(page.paging, label: "Pages of customers") {
                     AdminPaths.customers(search: search, page: $0)

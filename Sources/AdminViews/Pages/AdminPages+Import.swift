@@ -159,14 +159,14 @@ extension AdminPages {
                 .init("Stock", number: true), .init("Status"),
             ],
             rows: products.map { product in
-                .tr(
+                AdminTables.Row(
                     [],
-                    .th([.scope("row")], .span([.class("sku")], product.sku)),
-                    .td([], product.title),
-                    .td([], product.category),
-                    AdminTables.number(context.money(product.price)),
-                    AdminTables.number(context.number(product.stock)),
-                    .td([], AdminTables.badge(active: product.active)))
+                    .heading(.span([.class("sku")], product.sku)),
+                    .init(product.title),
+                    .init(product.category),
+                    .init(context.money(product.price)),
+                    .init(context.number(product.stock)),
+                    .init(AdminTables.badge(active: product.active)))
             })
     }
 
@@ -176,12 +176,11 @@ extension AdminPages {
             id: "changed-products", caption: "Changed products",
             columns: [.init("SKU"), .init("Title"), .init("Changes")],
             rows: products.map { product in
-                .tr(
+                AdminTables.Row(
                     [],
-                    .th([.scope("row")], .span([.class("sku")], product.sku)),
-                    .td([], product.title),
-                    .td(
-                        [],
+                    .heading(.span([.class("sku")], product.sku)),
+                    .init(product.title),
+                    .init(
                         .ul(
                             [.class("changes")],
                             .fragment(

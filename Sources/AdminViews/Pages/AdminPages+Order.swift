@@ -54,16 +54,15 @@ extension AdminPages {
                 .init("Line total", number: true),
             ],
             rows: page.lines.map { line in
-                .tr(
+                AdminTables.Row(
                     [],
-                    .th(
-                        [.scope("row")],
+                    .heading(
                         line.productID.map { id in
                             mayOpenProducts ? .a([.href(AdminPaths.product(id))], line.title) : .text(line.title)
                         } ?? .text(line.title)),
-                    AdminTables.number(context.money(line.unitPrice)),
-                    AdminTables.number(context.number(line.quantity)),
-                    AdminTables.number(context.money(line.lineTotal)))
+                    .init(context.money(line.unitPrice)),
+                    .init(context.number(line.quantity)),
+                    .init(context.money(line.lineTotal)))
             })
     }
 
@@ -228,22 +227,24 @@ extension AdminPages {
                 .init("Amount", number: true), .init("What"), .init("Status"), .init("Reason"), .init("Asked for by"),
             ],
             rows: page.refunds.map { refund in
-                .tr(
+                AdminTables.Row(
                     [],
-                    AdminTables.number(context.money(refund.amount)),
-                    .td([], refundContents(refund, context: context)),
-                    .td(
-                        [],
-                        AdminTables.badge(refund.status),
-                        refund.failure.map { .span([.class("refund-failure")], .code([], $0)) } ?? .empty),
-                    .td(
-                        [.class("prose")],
-                        .text(refund.reason),
-                        refund.note.map { .span([.class("refund-note")], $0) } ?? .empty),
-                    .td(
-                        [.class("refund-asker")],
-                        .text(refund.by),
-                        .span([.class("refund-by")], context.time(refund.at, short: true))))
+                    .init(context.money(refund.amount)),
+                    .init(refundContents(refund, context: context)),
+                    .init(
+                        .fragment(
+                            AdminTables.badge(refund.status),
+                            refund.failure.map { .span([.class("refund-failure")], .code([], $0)) } ?? .empty)),
+                    .init(
+                        .fragment(
+                            .text(refund.reason),
+                            refund.note.map { .span([.class("refund-note")], $0) } ?? .empty),
+                        class: "prose"),
+                    .init(
+                        .fragment(
+                            .text(refund.by),
+                            .span([.class("refund-by")], context.time(refund.at, short: true))),
+                        class: "refund-asker"))
             },
             class: "refunds-table")
     }

@@ -63,14 +63,14 @@ extension AdminPages {
                 .init("Fulfilment"),
             ],
             rows: orders.map { order in
-                .tr(
+                AdminTables.Row(
                     [],
-                    .th([.scope("row")], .a([.href(AdminPaths.order(order.id)), .class("order-id")], order.id)),
-                    .td([], context.time(order.placedAt, short: true)),
-                    .td([], order.customerEmail.map { .text($0) } ?? .span([.class("quiet")], "Guest")),
-                    AdminTables.number(context.money(order.total)),
-                    .td([], AdminTables.badge(order.payment)),
-                    .td([], AdminTables.badge(order.fulfilment)))
+                    .heading(.a([.href(AdminPaths.order(order.id)), .class("order-id")], order.id)),
+                    .init(context.time(order.placedAt, short: true)),
+                    .init(order.customerEmail.map { .text($0) } ?? .span([.class("quiet")], "Guest")),
+                    .init(context.money(order.total)),
+                    .init(AdminTables.badge(order.payment)),
+                    .init(AdminTables.badge(order.fulfilment)))
             })
     }
 }

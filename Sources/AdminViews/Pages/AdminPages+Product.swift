@@ -102,11 +102,11 @@ extension AdminPages {
     ) -> Node {
         let differences = page.differences(locale: context.locale)
         let rows = differences.map { difference in
-            Node.tr(
+            AdminTables.Row(
                 [],
-                .th([.scope("row")], difference.field.label),
-                .td([.class("prose")], difference.theirs),
-                .td([.class("prose")], difference.yours))
+                .heading(difference.field.label),
+                .init(difference.theirs, class: "prose"),
+                .init(difference.yours, class: "prose"))
         }
         return .section(
             [.class("notice notice-error conflict"), .ariaLabelledBy("conflict-title")],
@@ -197,15 +197,15 @@ extension AdminPages {
                 .p([.class("quiet")], "No stock changes yet."))
         }
         let rows = page.ledger.map { entry in
-            Node.tr(
+            AdminTables.Row(
                 [],
-                .th([.scope("row")], context.time(entry.at, short: true)),
-                .td([], entry.actor.name),
-                AdminTables.number(context.signed(entry.change)),
-                .td([], entry.reason.label),
-                .td([.class("prose")], entry.note ?? ""),
-                .td([], entry.orderID.map { .a([.href(AdminPaths.order($0)), .class("order-id")], $0) } ?? .empty),
-                AdminTables.number(context.number(entry.stockAfter)))
+                .heading(context.time(entry.at, short: true)),
+                .init(entry.actor.name),
+                .init(context.signed(entry.change)),
+                .init(entry.reason.label),
+                .init(entry.note ?? "", class: "prose"),
+                .init(entry.orderID.map { .a([.href(AdminPaths.order($0)), .class("order-id")], $0) } ?? .empty),
+                .init(context.number(entry.stockAfter)))
         }
         return .section(
             [.class("ledger"), .ariaLabelledBy("ledger-title")],

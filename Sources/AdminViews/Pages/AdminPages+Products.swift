@@ -47,14 +47,14 @@ extension AdminPages {
             table)
     }
 
-    private static func productRow(_ product: AdminProductListPage.Row, context: AdminContext) -> Node {
-        .tr(
+    private static func productRow(_ product: AdminProductListPage.Row, context: AdminContext) -> AdminTables.Row {
+        AdminTables.Row(
             product.active ? [] : [.class("archived")],
-            .th([.scope("row")], .a([.href(AdminPaths.product(product.id))], product.title)),
-            .td([], .span([.class("sku")], product.sku)),
-            .td([], product.category),
-            AdminTables.number(context.money(product.price)),
-            AdminTables.number(context.number(product.stock)),
-            .td([], AdminTables.badge(active: product.active)))
+            .heading(.a([.href(AdminPaths.product(product.id))], product.title)),
+            .init(.span([.class("sku")], product.sku)),
+            .init(product.category),
+            .init(context.money(product.price)),
+            .init(context.number(product.stock)),
+            .init(AdminTables.badge(active: product.active)))
     }
 }

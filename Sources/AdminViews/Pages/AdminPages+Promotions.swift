@@ -29,7 +29,7 @@ extension AdminPages {
             list)
     }
 
-    private static func promotionRow(_ row: AdminPromotionsPage.Row, context: AdminContext) -> Node {
+    private static func promotionRow(_ row: AdminPromotionsPage.Row, context: AdminContext) -> AdminTables.Row {
         let promotion = row.promotion
         let code = promotion.code.rawValue
         let codeID = "promotion-\(AdminURL.escaped(code))"
@@ -41,17 +41,16 @@ extension AdminPages {
         let usage =
             promotion.usageLimit.map { "\(context.number(promotion.timesUsed)) / \(context.number($0))" }
             ?? context.number(promotion.timesUsed)
-        return .tr(
+        return AdminTables.Row(
             row.status == .active || row.status == .scheduled ? [] : [.class("inactive")],
-            .th([.scope("row")], .code([.id(codeID)], code)),
-            AdminTables.number(takesOff),
-            AdminTables.number(promotion.minimumSubtotal.isZero ? "None" : context.money(promotion.minimumSubtotal)),
-            .td([], promotion.startsAt.map { context.time($0, short: true) } ?? .text("Any time")),
-            .td([], promotion.endsAt.map { context.time($0, short: true) } ?? .text("Never")),
-            AdminTables.number(usage),
-            .td([], AdminTables.badge(row.status)),
-            .td(
-                [],
+            .heading(.code([.id(codeID)], code)),
+            .init(takesOff),
+            .init(promotion.minimumSubtotal.isZero ? "None" : context.money(promotion.minimumSubtotal)),
+            .init(promotion.startsAt.map { context.time($0, short: true) } ?? .text("Any time")),
+            .init(promotion.endsAt.map { context.time($0, short: true) } ?? .text("Never")),
+            .init(usage),
+            .init(AdminTables.badge(row.status)),
+            .init(
                 row.status.mayDisable
                     ? AdminForms.post(
                         AdminPaths.disablePromotion(code), context: context, class: "inline-form",

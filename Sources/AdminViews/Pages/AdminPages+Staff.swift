@@ -33,12 +33,12 @@ extension AdminPages {
                     AdminPaths.removeStaff(member.id), context: context, class: "inline-form",
                     AdminForms.submit("Remove", style: .danger, describedBy: emailID))
             }
-            return Node.tr(
+            return AdminTables.Row(
                 [],
-                .th([.scope("row")], .span([.id(emailID)], member.email)),
-                .td([], member.role.label),
-                .td([], context.dateText(member.addedAt)),
-                .td([], removal))
+                .heading(.span([.id(emailID)], member.email)),
+                .init(member.role.label),
+                .init(context.dateText(member.addedAt)),
+                .init(removal))
         }
         return AdminLayout.document(
             title: problems.isEmpty ? "Staff" : "Staff (has problems)", context: context, section: .staff,

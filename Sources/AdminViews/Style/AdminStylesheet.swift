@@ -1,8 +1,9 @@
 /// The back office's one stylesheet, served at ``AdminPaths/stylesheet`` as `text/css`.
 ///
 /// Written for the pages of ``AdminPages``: quiet and dense but readable, a system font stack and no
-/// outside URLs, from 390 px phones (wide tables scroll inside a labelled region that takes the
-/// keyboard's focus) to desktops; focus always visible; text, badges and control borders at WCAG
+/// outside URLs, from 390 px phones (a table's rows become cards of labelled values there; on wider
+/// screens a table too wide scrolls inside a labelled region that takes the keyboard's focus) to
+/// desktops; focus always visible; text, badges and control borders at WCAG
 /// 2.2 AA contrast; no motion for people who ask for less. Colours are named once as custom
 /// properties at the top.
 public enum AdminStylesheet {
@@ -489,6 +490,47 @@ public enum AdminStylesheet {
         }
         .refunds-table .refund-failure { display: block; margin-top: 0.2rem; }
         .refunds-table .refund-asker { white-space: nowrap; }
+
+        /* On a narrow screen a table's rows are cards: the row's heading on top, then each value
+           after its column's heading (the cell's data-label). Nothing scrolls sideways. */
+        @media (max-width: 39.9375rem) {
+          table.data, .conflict table.data { display: block; min-width: 0; }
+          table.data caption { display: block; }
+          table.data thead {
+            position: absolute;
+            width: 1px;
+            height: 1px;
+            overflow: hidden;
+            clip: rect(0 0 0 0);
+            white-space: nowrap;
+          }
+          table.data tbody, table.data tbody tr { display: block; }
+          table.data tbody tr { padding: 0.6rem 0.75rem; border-top: 1px solid var(--line); }
+          table.data tbody th, table.data tbody td {
+            display: block;
+            padding: 0.15rem 0;
+            text-align: left;
+            border-top: 0;
+            overflow-wrap: anywhere;
+          }
+          table.data tbody th { margin-bottom: 0.25rem; font-size: 1.05rem; }
+          table.data tbody td { position: relative; padding-left: 8.5rem; min-height: 1.5rem; }
+          table.data tbody td::before {
+            content: attr(data-label);
+            position: absolute;
+            left: 0;
+            width: 7.75rem;
+            color: var(--muted);
+            font-size: 0.875rem;
+            line-height: 1.7;
+            overflow-wrap: anywhere;
+          }
+          table.data tbody td:empty { display: none; }
+          table.data .number { text-align: left; }
+          table.data time, table.data .sku, table.data .refund-asker { white-space: normal; }
+          table.data .prose, .audit-table td.json, .refunds-table .refund-items { min-width: 0; max-width: none; }
+          table.data tr.archived, table.data tr.inactive { background: var(--page); }
+        }
 
         /* Refunds */
 

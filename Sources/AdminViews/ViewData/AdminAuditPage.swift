@@ -1,3 +1,4 @@
+import CheckoutKit
 import Foundation
 
 /// The audit log at `/admin/audit`, newest first, a page at a time.
@@ -52,33 +53,34 @@ public struct AdminAuditPage: Hashable, Sendable {
         self.hasOlder = hasOlder
     }
 
-    /// An action's code in words: `product.changed` → `Changed a product`. An unknown code is
-    /// written as it is.
+    /// An action's code in words: `product.changed` → `Changed a product`. A code this version
+    /// does not know is written as it is.
     public static func describe(action code: String) -> String {
-        actionWords[code] ?? code
+        AuditAction(rawValue: code)?.words ?? code
     }
+}
 
-    /// The words for the actions the store records.
-    public static let actionWords: [String: String] = [
-        "staff.signed_in": "Signed in",
-        "staff.sign_in_failed": "Failed to sign in",
-        "staff.signed_out": "Signed out",
-        "staff.added": "Added a member of staff",
-        "staff.removed": "Removed a member of staff",
-        "staff.role_changed": "Changed a member of staff's role",
-        "product.created": "Created a product",
-        "product.changed": "Changed a product",
-        "product.image_changed": "Changed a product's image",
-        "stock.adjusted": "Adjusted stock",
-        "catalog.imported": "Imported the catalog",
-        "promotion.created": "Created a promotion",
-        "promotion.disabled": "Disabled a promotion",
-        "order.packed": "Marked an order packed",
-        "order.shipped": "Marked an order shipped",
-        "order.delivered": "Marked an order delivered",
-        "order.cancelled": "Cancelled an order",
-        "refund.requested": "Asked for a refund",
-        "refund.succeeded": "Refunded",
-        "refund.failed": "Refund refused",
-    ]
+extension AuditAction {
+    /// What the back office's audit log says a line records.
+    public var words: String {
+        switch self {
+        case .staffSignedIn: "Signed in"
+        case .staffSignInFailed: "Failed to sign in"
+        case .staffAdded: "Added a member of staff"
+        case .staffRemoved: "Removed a member of staff"
+        case .productCreated: "Created a product"
+        case .productChanged: "Changed a product"
+        case .productImageChanged: "Changed a product's image"
+        case .stockAdjusted: "Adjusted stock"
+        case .catalogImported: "Imported the catalog"
+        case .promotionCreated: "Created a promotion"
+        case .promotionDisabled: "Disabled a promotion"
+        case .orderFulfilment: "Changed an order's fulfilment status"
+        case .orderCancelled: "Cancelled an order"
+        case .orderRefundRequested: "Asked for a refund"
+        case .orderRefunded: "Refunded"
+        case .orderRefundFailed: "Refund refused by the payment provider"
+        case .orderRefundWithdrawn: "Took back a refund that never reached the provider"
+        }
+    }
 }

@@ -1,3 +1,4 @@
+import CheckoutKit
 import Foundation
 import StoreSQL
 
@@ -35,7 +36,8 @@ public struct AuditEntry: Hashable, Sendable {
     public let at: Date
     public let actor: String
     public let staffID: StaffID?
-    /// What was done, as a stable code: `staff.added`, `staff.signed_in`, `product.changed`…
+    /// What was done, as a stable code (an ``AuditAction``'s): `staff.added`, `product.changed`…
+    /// Kept as text, as the log holds it.
     public let action: String
     /// What it was done to: `staff:3`, `product:12`, `order:ord_…`.
     public let subject: String
@@ -56,13 +58,13 @@ public struct AuditRepository: Sendable {
     /// Appends a line, on `connection`, inside the transaction of the change it records: a change
     /// that rolls back leaves no line.
     public static func record(
-        _ action: String, subject: String, by actor: AuditActor, before: String? = nil, after: String? = nil, at: Date,
-        on connection: any SQLConnection
+        _ action: AuditAction, subject: String, by actor: AuditActor, before: String? = nil, after: String? = nil,
+        at: Date, on connection: any SQLConnection
     ) throws {
         try connection.execute(
             """
             INSERT INTO audit_log (at, staff_id, actor, action, subject, before_value, after_value)
-            VALUES (\(at.unixMilliseconds), \(actor.staffID?.rawValue), \(actor.name), \(action), \(subject),
+            VALUES (\(at.unixMilliseconds), \(actor.staffID?.rawValue), \(actor.name), \(action.rawValue), \(subject),
                     \(before), \(after))
             """)
     }
@@ -70,7 +72,8 @@ public struct AuditRepository: Sendable {
     /// Appends a line in a transaction of its own, for an event that changes nothing else (a
     /// sign-in, a failed sign-in).
     public func record(
-        _ action: String, subject: String, by actor: AuditActor, before: String? = nil, after: String? = nil, at: Date
+        _ action: AuditAction, subject: String, by actor: AuditActor, before: String? = nil, after: String? = nil,
+        at: Date
     ) async throws {
         try await database.write { connection in
             try Self.record(action, subject: subject, by: actor, before: before, after: after, at: at, on: connection)

@@ -167,7 +167,7 @@ public struct CatalogImportRepository: Sendable {
                 guard mayCountStock || !plan.changesStock else { throw CatalogImportError.stockChangeNotAllowed }
                 let adjustments = try Self.carryOut(plan, by: actor, now: now, on: connection)
                 try AuditRepository.record(
-                    "catalog.imported", subject: upload.map { "catalog_upload:\($0)" } ?? "catalog", by: actor,
+                    .catalogImported, subject: upload.map { "catalog_upload:\($0)" } ?? "catalog", by: actor,
                     after: AuditValues.object([
                         "created": String(plan.creations.count), "changed": String(plan.updates.count),
                         "unchanged": String(plan.unchanged), "stock_adjusted": String(adjustments),
@@ -218,7 +218,7 @@ public struct CatalogImportRepository: Sendable {
             for (creation, id) in zip(batch, ids) {
                 audit.append(
                     AuditLine(
-                        action: "product.created", subject: "product:\(id)", before: nil,
+                        action: .productCreated, subject: "product:\(id)", before: nil,
                         after: AuditValues.product(creation.details)))
                 if creation.stock > 0 { counts.append((id, creation.stock)) }
             }
@@ -228,7 +228,7 @@ public struct CatalogImportRepository: Sendable {
                 try change(update, by: actor, now: now, on: connection)
                 let (before, after) = AuditValues.changes(from: update.previous, to: update.details)
                 audit.append(
-                    AuditLine(action: "product.changed", subject: "product:\(update.id)", before: before, after: after))
+                    AuditLine(action: .productChanged, subject: "product:\(update.id)", before: before, after: after))
             }
             if update.stock != update.stockBefore { counts.append((update.id, update.stock)) }
         }
@@ -249,7 +249,7 @@ public struct CatalogImportRepository: Sendable {
             "note": stockNote,
         ]
         return AuditLine(
-            action: "stock.adjusted", subject: "product:\(move.id)",
+            action: .stockAdjusted, subject: "product:\(move.id)",
             before: AuditValues.object(["stock": String(move.from)]), after: AuditValues.object(after))
     }
 
@@ -345,7 +345,7 @@ public struct CatalogImportRepository: Sendable {
 
     /// One audit line of an import, written with the others in a few statements.
     struct AuditLine {
-        let action: String
+        let action: AuditAction
         let subject: String
         let before: String?
         let after: String?
@@ -356,7 +356,7 @@ public struct CatalogImportRepository: Sendable {
         guard !lines.isEmpty else { return }
         let rows = lines.map { line -> SQLQuery in
             """
-            (\(now.unixMilliseconds), \(actor.staffID?.rawValue), \(actor.name), \(line.action), \(line.subject),
+            (\(now.unixMilliseconds), \(actor.staffID?.rawValue), \(actor.name), \(line.action.rawValue), \(line.subject),
              \(line.before), \(line.after))
             """
         }

@@ -226,7 +226,7 @@ public struct OrderAdminRepository: Sendable {
             """)
         let trackingAfter = step.trackingNumber?.rawValue ?? trackingBefore
         try AuditRepository.record(
-            "order.fulfilment", subject: "order:\(id.rawValue)", by: actor,
+            .orderFulfilment, subject: "order:\(id.rawValue)", by: actor,
             before: AuditValues.object(
                 ["fulfilment_status": expected.rawValue, "tracking_number": trackingBefore].compactMapValues { $0 }),
             after: AuditValues.object(

@@ -66,7 +66,7 @@ public struct ProductImageRepository: Sendable {
                 throw ProductChangeError.notFound
             }
             try AuditRepository.record(
-                "product.image_changed", subject: "product:\(id)", by: actor,
+                .productImageChanged, subject: "product:\(id)", by: actor,
                 before: AuditValues.object(["image": current.imagePath]),
                 after: AuditValues.object([
                     "image": image.path, "content_type": image.contentType, "bytes": String(image.bytes.count),

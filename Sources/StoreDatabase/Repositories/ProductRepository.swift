@@ -196,7 +196,7 @@ public struct ProductRepository: Sendable {
         let id = ProductID(try row.decode("id", as: Int64.self))
         guard let created = try product(id, on: connection) else { throw ProductChangeError.notFound }
         try AuditRepository.record(
-            "product.created", subject: "product:\(id)", by: actor, after: AuditValues.product(details), at: now,
+            .productCreated, subject: "product:\(id)", by: actor, after: AuditValues.product(details), at: now,
             on: connection)
         return created
     }
@@ -229,7 +229,7 @@ public struct ProductRepository: Sendable {
         guard let updated = try product(id, on: connection) else { throw ProductChangeError.notFound }
         let (before, after) = AuditValues.changes(from: current.details, to: details)
         try AuditRepository.record(
-            "product.changed", subject: "product:\(id)", by: actor, before: before, after: after, at: now,
+            .productChanged, subject: "product:\(id)", by: actor, before: before, after: after, at: now,
             on: connection)
         return updated
     }
@@ -269,7 +269,7 @@ public struct ProductRepository: Sendable {
             let movement = try StockLedger.movements(of: id, before: nil, limit: 1, on: connection).first
         else { throw ProductChangeError.notFound }
         try AuditRepository.record(
-            "stock.adjusted", subject: "product:\(id)", by: actor,
+            .stockAdjusted, subject: "product:\(id)", by: actor,
             before: AuditValues.object(["stock": String(stock - adjustment.change)]),
             after: AuditValues.object(
                 [

@@ -56,7 +56,7 @@ public struct PromotionRepository: Sendable {
                     throw PromotionChangeError.notFound
                 }
                 try AuditRepository.record(
-                    "promotion.created", subject: "promotion:\(created.code)", by: actor,
+                    .promotionCreated, subject: "promotion:\(created.code)", by: actor,
                     after: AuditValues.object(Self.auditFields(created)), at: now, on: connection)
                 return created
             }
@@ -81,7 +81,7 @@ public struct PromotionRepository: Sendable {
             guard let promotion = try Self.promotion(code, on: connection) else { throw PromotionChangeError.notFound }
             if disabled == 1 {
                 try AuditRepository.record(
-                    "promotion.disabled", subject: "promotion:\(code)", by: actor,
+                    .promotionDisabled, subject: "promotion:\(code)", by: actor,
                     before: AuditValues.object(["disabled": "false"]), after: AuditValues.object(["disabled": "true"]),
                     at: now, on: connection)
             }

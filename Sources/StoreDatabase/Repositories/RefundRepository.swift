@@ -193,7 +193,7 @@ public struct RefundRepository: Sendable {
                 try Self.release(record, now: now, on: connection)
                 try Self.event(record.refund.orderID, "refund_failed", record, detail: reason, now: now, on: connection)
                 try AuditRepository.record(
-                    "order.refund_failed", subject: "order:\(record.refund.orderID.rawValue)", by: record.actor,
+                    .orderRefundFailed, subject: "order:\(record.refund.orderID.rawValue)", by: record.actor,
                     after: Self.auditValues(record.refund, extra: ["failure_reason": reason]), at: now, on: connection)
                 try AnalyticsRepository.insert(
                     Self.analytics(record.refund, full: full, succeeded: false), at: now, on: connection)
@@ -217,7 +217,7 @@ public struct RefundRepository: Sendable {
                 record.refund.orderID, "refund_withdrawn", record, detail: "never reached the provider", now: now,
                 on: connection)
             try AuditRepository.record(
-                "order.refund_withdrawn", subject: "order:\(record.refund.orderID.rawValue)", by: record.actor,
+                .orderRefundWithdrawn, subject: "order:\(record.refund.orderID.rawValue)", by: record.actor,
                 before: Self.auditValues(record.refund, extra: [:]), at: now, on: connection)
             return true
         }
@@ -333,7 +333,7 @@ public struct RefundRepository: Sendable {
         }
         try event(new.orderID, "refund_requested", record, detail: nil, now: now, on: connection)
         try AuditRepository.record(
-            plan.kind == .cancellation ? "order.cancelled" : "order.refund_requested",
+            plan.kind == .cancellation ? .orderCancelled : .orderRefundRequested,
             subject: "order:\(new.orderID.rawValue)", by: new.actor,
             after: auditValues(record.refund, extra: ["fulfilment_before": fulfilmentBefore?.rawValue]),
             at: now, on: connection)
@@ -373,7 +373,7 @@ public struct RefundRepository: Sendable {
         try event(
             refund.orderID, "refunded", record, detail: refund.amount.description, now: now, on: connection)
         try AuditRepository.record(
-            "order.refunded", subject: "order:\(refund.orderID.rawValue)", by: record.actor,
+            .orderRefunded, subject: "order:\(refund.orderID.rawValue)", by: record.actor,
             after: auditValues(refund, extra: [:]), at: now, on: connection)
         let full = try isWhole(refund.orderID, column: "refunded_minor", on: connection)
         try AnalyticsRepository.insert(analytics(refund, full: full, succeeded: true), at: now, on: connection)

@@ -72,7 +72,7 @@ public struct StaffRepository: Sendable {
                 else { throw DatabaseError(kind: .other, code: "staff", message: "inserted staff missing") }
                 let staff = try Self.read(row)
                 try AuditRepository.record(
-                    "staff.added", subject: "staff:\(staff.id)", by: actor, after: "\(email) (\(role.rawValue))",
+                    .staffAdded, subject: "staff:\(staff.id)", by: actor, after: "\(email) (\(role.rawValue))",
                     at: now,
                     on: connection)
                 return staff
@@ -140,7 +140,7 @@ public struct StaffRepository: Sendable {
             else { throw StaffRemovalError.notFound }
             try connection.execute("DELETE FROM staff_sessions WHERE staff_id = \(id.rawValue)")
             try AuditRepository.record(
-                "staff.removed", subject: "staff:\(id)", by: actor, before: "\(member.email) (\(member.role.rawValue))",
+                .staffRemoved, subject: "staff:\(id)", by: actor, before: "\(member.email) (\(member.role.rawValue))",
                 at: now, on: connection)
             return try Self.read(row)
         }

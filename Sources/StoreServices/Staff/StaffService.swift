@@ -101,7 +101,7 @@ package struct StaffService: Sendable {
         guard let staff, matches else {
             throttle.finish(ticket, succeeded: false, now: now)
             try await database.audit.record(
-                "staff.sign_in_failed", subject: staff.map { "staff:\($0.id)" } ?? "sign-in",
+                .staffSignInFailed, subject: staff.map { "staff:\($0.id)" } ?? "sign-in",
                 by: staff?.actor ?? .unknownAccount, at: now)
             throw LoginError.invalidCredentials
         }
@@ -109,7 +109,7 @@ package struct StaffService: Sendable {
         let token = SecretToken.generate()
         try await database.staff.createSession(
             tokenHash: token.hash, staff: staff.id, now: now, expiresAt: now.addingTimeInterval(Self.sessionLimit))
-        try await database.audit.record("staff.signed_in", subject: "staff:\(staff.id)", by: staff.actor, at: now)
+        try await database.audit.record(.staffSignedIn, subject: "staff:\(staff.id)", by: staff.actor, at: now)
         return (token, staff)
     }
 
