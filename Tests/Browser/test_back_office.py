@@ -462,9 +462,10 @@ def test_a_double_clicked_refund_refunds_once(store, staff, shopper):
 # --- every page: axe-core, the HTML checker, screenshots -----------------------------------------
 
 
-def tables_cut_off_on_a_phone(driver, name):
-    """On a 390 px phone a table's rows are cards: no table is wider than its box, none has to be
-    scrolled sideways to read a column, and every value is shown after its column's heading."""
+def cut_off_on_a_phone(driver, name):
+    """On a 390 px phone nothing is cut off: the sections' links wrap (the current one shows), a
+    table's rows are cards — no table is wider than its box, none has to be scrolled sideways to
+    read a column — and every value is shown after its column's heading."""
     browser.set_viewport(driver, browser.PHONE)
     found = driver.execute_script(
         """
@@ -483,7 +484,9 @@ def tables_cut_off_on_a_phone(driver, name):
             }
           }
           return problems.slice(0, 3);
-        });
+        }).concat([...document.querySelectorAll('.nav-links a')]
+          .filter(link => link.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
+          .map(link => 'the link ' + link.textContent.trim() + ' is cut off'));
         """
     )
     return [f"{name} at 390 px: {problem}" for problem in found]
@@ -498,7 +501,7 @@ def test_every_back_office_page_passes_axe_and_the_html_checker(store, axe_drive
 
     def check(name):
         checked.append(name)
-        problems.extend(tables_cut_off_on_a_phone(driver, "admin-" + name))
+        problems.extend(cut_off_on_a_phone(driver, "admin-" + name))
         problems.extend(_check_page(driver, store, "admin-" + name, screenshots_dir, tmp_path))
 
     driver.get(store + "/admin/login")

@@ -142,11 +142,11 @@ public enum AdminStylesheet {
         .admin-nav { max-width: 80rem; margin: 0 auto; padding: 0 1rem; }
         .nav-links {
           display: flex;
+          flex-wrap: wrap;
           gap: 0 0.25rem;
           margin: 0;
           padding: 0;
           list-style: none;
-          overflow-x: auto;
         }
         .nav-links a {
           display: inline-flex;
