@@ -327,6 +327,12 @@ public enum AdminStylesheet {
         }
         .filter-form .field { margin: 0; }
         .filter-form .button-row { grid-column: 1 / -1; }
+        /* On a phone the two dates share a line; the menus and the search keep the whole width, so
+           that a chosen status ("Partially refunded") is never cut. */
+        @media (max-width: 39.9375rem) {
+          .filter-form { grid-template-columns: repeat(auto-fill, minmax(min(100%, 9.5rem), 1fr)); }
+          .filter-form .field:has(select), .filter-form .field:has(input[type="search"]) { grid-column: 1 / -1; }
+        }
 
         .login-form .button { width: 100%; }
 
