@@ -55,17 +55,46 @@ public struct AuditRepository: Sendable {
         self.database = database
     }
 
+    /// One line of the log: what was done, to what, and the values before and after.
+    struct Line: Sendable {
+        let action: AuditAction
+        let subject: String
+        let before: String?
+        let after: String?
+
+        init(action: AuditAction, subject: String, before: String? = nil, after: String? = nil) {
+            self.action = action
+            self.subject = subject
+            self.before = before
+            self.after = after
+        }
+    }
+
     /// Appends a line, on `connection`, inside the transaction of the change it records: a change
     /// that rolls back leaves no line.
     public static func record(
         _ action: AuditAction, subject: String, by actor: AuditActor, before: String? = nil, after: String? = nil,
         at: Date, on connection: any SQLConnection
     ) throws {
+        try record(
+            [Line(action: action, subject: subject, before: before, after: after)], by: actor, at: at,
+            on: connection)
+    }
+
+    /// Appends `lines`, in order, by one actor at one time, in one statement (an import writes its
+    /// lines in a few), inside the transaction of the changes they record.
+    static func record(_ lines: [Line], by actor: AuditActor, at: Date, on connection: any SQLConnection) throws {
+        guard !lines.isEmpty else { return }
+        let rows = lines.map { line -> SQLQuery in
+            """
+            (\(at.unixMilliseconds), \(actor.staffID?.rawValue), \(actor.name), \(line.action.rawValue), \(line.subject),
+             \(line.before), \(line.after))
+            """
+        }
         try connection.execute(
             """
             INSERT INTO audit_log (at, staff_id, actor, action, subject, before_value, after_value)
-            VALUES (\(at.unixMilliseconds), \(actor.staffID?.rawValue), \(actor.name), \(action.rawValue), \(subject),
-                    \(before), \(after))
+            VALUES \(SQLQuery.joined(rows, separator: ", "))
             """)
     }
 

@@ -211,13 +211,13 @@ public struct CatalogImportRepository: Sendable {
         }
         for category in categories { try ProductRepository.ensureCategory(category, on: connection) }
 
-        var audit: [AuditLine] = []
+        var audit: [AuditRepository.Line] = []
         var counts: [(id: ProductID, stock: Int)] = []
         for batch in plan.creations.batches(of: batchSize) {
             let ids = try create(batch.map(\.details), by: actor, now: now, on: connection)
             for (creation, id) in zip(batch, ids) {
                 audit.append(
-                    AuditLine(
+                    AuditRepository.Line(
                         action: .productCreated, subject: "product:\(id)", before: nil,
                         after: AuditValues.product(creation.details)))
                 if creation.stock > 0 { counts.append((id, creation.stock)) }
@@ -228,7 +228,8 @@ public struct CatalogImportRepository: Sendable {
                 try change(update, by: actor, now: now, on: connection)
                 let (before, after) = AuditValues.changes(from: update.previous, to: update.details)
                 audit.append(
-                    AuditLine(action: .productChanged, subject: "product:\(update.id)", before: before, after: after))
+                    AuditRepository.Line(
+                        action: .productChanged, subject: "product:\(update.id)", before: before, after: after))
             }
             if update.stock != update.stockBefore { counts.append((update.id, update.stock)) }
         }
@@ -238,17 +239,19 @@ public struct CatalogImportRepository: Sendable {
             adjustments += moved.count
             audit += moved.map { stockLine($0) }
         }
-        for batch in audit.batches(of: batchSize) { try record(batch, by: actor, now: now, on: connection) }
+        for batch in audit.batches(of: batchSize) {
+            try AuditRepository.record(batch, by: actor, at: now, on: connection)
+        }
         return adjustments
     }
 
     /// The `stock.adjusted` line of a count.
-    static func stockLine(_ move: (id: ProductID, from: Int, to: Int)) -> AuditLine {
+    static func stockLine(_ move: (id: ProductID, from: Int, to: Int)) -> AuditRepository.Line {
         let after: [String: String] = [
             "stock": String(move.to), "change": String(move.to - move.from), "reason": StockReason.counted.rawValue,
             "note": stockNote,
         ]
-        return AuditLine(
+        return AuditRepository.Line(
             action: .stockAdjusted, subject: "product:\(move.id)",
             before: AuditValues.object(["stock": String(move.from)]), after: AuditValues.object(after))
     }
@@ -343,29 +346,6 @@ public struct CatalogImportRepository: Sendable {
         return moves
     }
 
-    /// One audit line of an import, written with the others in a few statements.
-    struct AuditLine {
-        let action: AuditAction
-        let subject: String
-        let before: String?
-        let after: String?
-    }
-
-    /// Appends `lines` to the audit log, in order, in the import's transaction.
-    static func record(_ lines: [AuditLine], by actor: AuditActor, now: Date, on connection: any SQLConnection) throws {
-        guard !lines.isEmpty else { return }
-        let rows = lines.map { line -> SQLQuery in
-            """
-            (\(now.unixMilliseconds), \(actor.staffID?.rawValue), \(actor.name), \(line.action.rawValue), \(line.subject),
-             \(line.before), \(line.after))
-            """
-        }
-        try connection.execute(
-            """
-            INSERT INTO audit_log (at, staff_id, actor, action, subject, before_value, after_value)
-            VALUES \(SQLQuery.joined(rows, separator: ", "))
-            """)
-    }
 }
 
 extension Array {
