@@ -26,7 +26,7 @@ public enum CatalogCSV {
             return fileProblem(
                 "The file is larger than 8 MB: split it into smaller files of at most 10,000 products each.")
         }
-        let start = bytes.starts(with: byteOrderMark) ? byteOrderMark.count : 0
+        let start = bytes.starts(with: SpreadsheetCSV.byteOrderMark) ? SpreadsheetCSV.byteOrderMark.count : 0
         let isWhitespace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }
         guard bytes[start...].contains(where: { !isWhitespace($0) }) else {
             return fileProblem("The file is empty: it needs a header row and at least one product.")
@@ -35,8 +35,8 @@ public enum CatalogCSV {
         return reading.run()
     }
 
-    /// The header and one line per row: UTF-8 with a byte-order mark (so that spreadsheets read
-    /// accents right), CRLF line ends, RFC 4180 quotes only around a field that holds a comma, a
+    /// The header and one line per row, as ``SpreadsheetCSV`` writes every file: UTF-8 with a
+    /// byte-order mark, CRLF line ends, RFC 4180 quotes only around a field that holds a comma, a
     /// quote or a line break.
     ///
     /// A text field (sku, title, description, category) that starts with `=`, `+`, `-`, `@`, a
@@ -44,61 +44,22 @@ public enum CatalogCSV {
     /// not take it for a formula; ``read(_:currency:)`` removes it again. The price is written like
     /// `12.50`, the stock in decimal and active as `true` or `false`.
     public static func write(_ rows: [CatalogRow]) -> [UInt8] {
-        var out = byteOrderMark
-        out.reserveCapacity(64 + rows.count * 128)
-        out.append(contentsOf: columns.joined(separator: ",").utf8)
-        out.append(contentsOf: [0x0D, 0x0A])
+        var csv = SpreadsheetCSV(columns: columns, reservingCapacity: 64 + rows.count * 128)
         for row in rows {
             for column in Column.allCases {
-                if column != .sku { out.append(UInt8(ascii: ",")) }
                 switch column {
-                case .sku: appendField(protected(row.sku), to: &out)
-                case .title: appendField(protected(row.title), to: &out)
-                case .description: appendField(protected(row.description), to: &out)
-                case .category: appendField(protected(row.category), to: &out)
-                case .price: out.append(contentsOf: row.price.amountText.utf8)
-                case .stock: out.append(contentsOf: String(row.stock).utf8)
-                case .active: out.append(contentsOf: (row.active ? "true" : "false").utf8)
+                case .sku: csv.text(row.sku)
+                case .title: csv.text(row.title)
+                case .description: csv.text(row.description)
+                case .category: csv.text(row.category)
+                case .price: csv.value(row.price.amountText)
+                case .stock: csv.value(String(row.stock))
+                case .active: csv.value(row.active ? "true" : "false")
                 }
             }
-            out.append(contentsOf: [0x0D, 0x0A])
+            csv.endRecord()
         }
-        return out
-    }
-
-    static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
-
-    /// The characters a spreadsheet may take as the start of a formula, and `'` itself.
-    static let formulaStarts: Set<Unicode.Scalar> = ["=", "+", "-", "@", "\t", "\r", "'"]
-
-    /// `text` with a `'` before it when it starts like a formula.
-    static func protected(_ text: String) -> String {
-        guard let first = text.unicodeScalars.first, formulaStarts.contains(first) else { return text }
-        return "'" + text
-    }
-
-    /// `text` without the `'` that ``protected(_:)`` put before it.
-    static func unprotected(_ text: String) -> String {
-        var scalars = text.unicodeScalars.makeIterator()
-        guard scalars.next() == "'", let second = scalars.next(), formulaStarts.contains(second) else { return text }
-        return String(text.unicodeScalars.dropFirst())
-    }
-
-    private static func appendField(_ text: String, to out: inout [UInt8]) {
-        let bytes = text.utf8
-        let needsQuotes = bytes.contains {
-            $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0D || $0 == 0x0A
-        }
-        guard needsQuotes else {
-            out.append(contentsOf: bytes)
-            return
-        }
-        out.append(UInt8(ascii: "\""))
-        for byte in bytes {
-            if byte == UInt8(ascii: "\"") { out.append(byte) }
-            out.append(byte)
-        }
-        out.append(UInt8(ascii: "\""))
+        return csv.bytes
     }
 
     private static func fileProblem(_ message: String) -> CatalogCSVReading {

@@ -39,7 +39,7 @@ struct RowRules {
         var problems: [Problem] = []
         func text(_ column: Column) -> String {
             let text = Text.trimmed(String(decoding: fields[column.rawValue], as: UTF8.self))
-            return Self.isText(column) ? CatalogCSV.unprotected(text) : text
+            return Self.isText(column) ? SpreadsheetCSV.unprotected(text) : text
         }
         /// The value when the rule takes it; otherwise the column's own words for why not (or, should
         /// they find nothing, the rule's).

@@ -1,3 +1,4 @@
+import CatalogFiles
 import CheckoutKit
 import Foundation
 import StoreAPI
@@ -429,21 +430,15 @@ extension TestStore {
             let json = try await store.send("GET", "/api/admin/audit?limit=200", token: owner)
                 .decode([AuditEntryBody].self)
             #expect(rows.count == json.count)
-            func unprotected(_ cell: String) -> String {
-                guard cell.hasPrefix("'"), let second = cell.dropFirst().unicodeScalars.first,
-                    AuditCSV.formulaStarts.contains(second)
-                else { return cell }
-                return String(cell.dropFirst())
-            }
             for (row, entry) in zip(rows, json) {
                 #expect(
-                    row.map(unprotected) == [
+                    row.map(SpreadsheetCSV.unprotected) == [
                         String(entry.id), entry.at, entry.staff, entry.action, entry.subject, entry.before ?? "",
                         entry.after ?? "",
                     ])
                 for cell in row {
                     let first = cell.unicodeScalars.first
-                    #expect(first.map { !AuditCSV.formulaStarts.contains($0) } ?? true, "\(cell)")
+                    #expect(first.map { $0 == "'" || !SpreadsheetCSV.formulaStarts.contains($0) } ?? true, "\(cell)")
                 }
             }
             #expect(rows.contains { $0[2] == "'=cmd@shop.test" && $0[3] == "product.created" })
@@ -460,14 +455,18 @@ extension TestStore {
         }
     }
 
-    @Test("CSV cells that start like a formula are protected; others are left as they are")
+    @Test("the audit log's CSV protects what someone typed by the catalog file's rule, and gives it back exactly")
     func formulaProtection() {
-        for start in ["=", "+", "-", "@", "\t", "\r"] {
-            #expect(AuditCSV.protected(start + "SUM(A1)") == "'" + start + "SUM(A1)")
-        }
-        for plain in ["", "owner@onlinestore.test", "staff:3", "{\"a\":\"=b\"}", "'quoted", "12"] {
-            #expect(AuditCSV.protected(plain) == plain)
-        }
+        let entry = AuditEntry(
+            id: 7, at: Date(timeIntervalSince1970: 0), actor: "=cmd@shop.test", staffID: nil, action: "product.updated",
+            subject: "-product:3", before: "'quoted", after: "{\"title\":\"=HYPERLINK()\"}")
+        var csv = SpreadsheetCSV(columns: AuditCSV.columns)
+        AuditCSV.append(entry, to: &csv)
+        let text = String(decoding: csv.bytes.dropFirst(3), as: UTF8.self)
+        #expect(
+            text == "id,at,staff,action,subject,before,after\r\n"
+                + "7,1970-01-01T00:00:00.000Z,'=cmd@shop.test,product.updated,'-product:3,''quoted,"
+                + "\"{\"\"title\"\":\"\"=HYPERLINK()\"\"}\"\r\n")
     }
 
     @Test("no code in Sources changes or removes audit lines: the log stays append-only")
