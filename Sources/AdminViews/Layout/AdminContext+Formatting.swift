@@ -1,51 +1,20 @@
-import CheckoutKit
 import Foundation
 import HTML
+import StoreViews
 
-/// How the back office writes money, numbers and times for the context's locale and time zone,
-/// and reads the date and date-time fields its forms send.
-extension AdminContext {
-    /// `€50.00` in `en_US`, from CheckoutKit's locale-aware formatting.
-    func money(_ amount: Money) -> String {
-        amount.formatted(locale: locale)
-    }
-
-    /// An amount taken off, with a real minus sign: `−€5.00`; zero is just `€0.00`.
-    func deduction(_ amount: Money) -> String {
-        amount.isZero ? money(amount) : "−" + money(amount)
-    }
-
-    /// A whole number as the locale groups it: `1,234`.
-    func number(_ value: Int) -> String {
-        value.formatted(.number.locale(locale))
-    }
-
+/// How the back office writes money, numbers and times for the context's locale and time zone —
+/// as the storefront does (``LocaleFormatting``), and the denser forms its tables need — and reads
+/// the date and date-time fields its forms send.
+extension AdminContext: LocaleFormatting {
     /// A change of stock with its sign always shown, a real minus sign for a decrease: `+12`, `−2`.
     func signed(_ value: Int) -> String {
         value > 0 ? "+" + number(value) : value < 0 ? "−" + number(-value) : number(0)
-    }
-
-    /// `March 12, 2025 at 2:05 PM GMT` in `en_US`, in the context's time zone, which it names.
-    func dateTime(_ date: Date) -> String {
-        date.formatted(
-            Date.FormatStyle(date: .long, time: .shortened, locale: locale, timeZone: timeZone)
-                .timeZone(.specificName(.short)))
     }
 
     /// `Mar 12, 2025, 2:05 PM` in the context's time zone: for the dense rows of a table, whose
     /// caption names the zone.
     func shortDateTime(_ date: Date) -> String {
         date.formatted(Date.FormatStyle(date: .abbreviated, time: .shortened, locale: locale, timeZone: timeZone))
-    }
-
-    /// `March 12, 2025`.
-    func date(_ date: Date) -> String {
-        date.formatted(Date.FormatStyle(date: .long, time: .omitted, locale: locale, timeZone: timeZone))
-    }
-
-    /// The machine-readable form for a `<time datetime>` attribute: `2025-03-12T14:05:00Z`.
-    func isoDateTime(_ date: Date) -> String {
-        date.formatted(.iso8601)
     }
 
     /// The context's time zone by its identifier, the same all year: `GMT`, `Europe/Berlin`.
