@@ -1,4 +1,5 @@
 import CSodium
+import Dispatch
 
 /// Salted, memory-hard password hashes (Argon2id through libsodium's `crypto_pwhash_str_alg`).
 ///
@@ -65,5 +66,29 @@ public struct PasswordHasher: Sendable {
         guard hash.count <= capacity else { return true }
         hash += [CChar](repeating: 0, count: capacity - hash.count)
         return crypto_pwhash_str_needs_rehash(&hash, UInt64(operationsLimit), memoryLimit) != 0
+    }
+}
+
+extension PasswordHasher {
+    /// ``hash(_:)`` on a Dispatch thread. Argon2id is memory-hard work of tens of milliseconds: run
+    /// on the Swift concurrency pool, whose few threads serve every request, it would hold one of
+    /// them that long.
+    public func hashOffThePool(_ password: String) async throws(CryptoError) -> String {
+        let result = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<String, CryptoError>, Never>) in
+            DispatchQueue.global(qos: .userInitiated).async {
+                continuation.resume(returning: Result { () throws(CryptoError) in try hash(password) })
+            }
+        }
+        return try result.get()
+    }
+
+    /// ``verify(_:against:)`` on a Dispatch thread, for the same reason as ``hashOffThePool(_:)``.
+    public func verifyOffThePool(_ password: String, against storedHash: String) async -> Bool {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .userInitiated).async {
+                continuation.resume(returning: verify(password, against: storedHash))
+            }
+        }
     }
 }

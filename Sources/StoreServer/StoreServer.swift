@@ -97,10 +97,7 @@ public final class StoreServer: Sendable {
                 perMinute: configuration.newShoppersPerAddressPerMinute, burst: configuration.newShoppersPerAddressBurst
             ))
         let baskets = BasketService(database: database, configuration: configuration, clock: options.clock)
-        let hasher = options.hasher
-        let decoyHash = try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try hasher.hash("decoy password") }) }
-        }
+        let decoyHash = try await options.hasher.hashOffThePool("decoy password")
         let login = Login(
             database: database, hasher: options.hasher,
             throttle: LoginThrottle(limits: configuration.loginLimits),

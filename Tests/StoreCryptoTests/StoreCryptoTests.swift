@@ -38,6 +38,17 @@ import Testing
         #expect(hasher.verify("pässwörd 🔑", against: hash))
         #expect(!hasher.verify("passwort 🔑", against: hash))
     }
+
+    @Test func offThePoolTheAnswersAreTheSame() async throws {
+        let hash = try await hasher.hashOffThePool("pro-demo-password")
+        #expect(hash.hasPrefix("$argon2id$"))
+        #expect(hasher.verify("pro-demo-password", against: hash))
+        #expect(await hasher.verifyOffThePool("pro-demo-password", against: hash))
+        #expect(await !hasher.verifyOffThePool("pro-demo-passworD", against: hash))
+        #expect(await !hasher.verifyOffThePool("a", against: "$argon2id$garbage"))
+        let huge = String(repeating: "p", count: PasswordHasher.maximumPasswordBytes + 1)
+        await #expect(throws: CryptoError.passwordTooLong) { try await hasher.hashOffThePool(huge) }
+    }
 }
 
 @Suite struct SecretTokenTests {

@@ -6,20 +6,13 @@ import StoreDatabase
 /// email exists or not.
 package struct Login: Sendable {
     package let database: StoreDatabase
-    package let hasher: PasswordHasher
-    package let throttle: LoginThrottle
-    package let clock: StoreClock
-    /// A hash to verify against when the email is unknown, so both cases cost one Argon2id check.
-    package let decoyHash: String
+    package let passwords: PasswordCheck
 
     package init(
         database: StoreDatabase, hasher: PasswordHasher, throttle: LoginThrottle, clock: StoreClock, decoyHash: String
     ) {
         self.database = database
-        self.hasher = hasher
-        self.throttle = throttle
-        self.clock = clock
-        self.decoyHash = decoyHash
+        self.passwords = PasswordCheck(hasher: hasher, throttle: throttle, clock: clock, decoyHash: decoyHash)
     }
 
     /// The customer with `email` and `password`.
@@ -29,29 +22,16 @@ package struct Login: Sendable {
     ///   password or an unknown email alike, or ``LoginError/throttled(retryAfter:)`` while the
     ///   attempt is over a limit of ``LoginThrottle``.
     package func authenticate(email: String, password: String, address: String?) async throws -> CustomerRecord {
-        guard Self.couldBeAnEmail(email) else { throw LoginError.invalidEmail }
-        let account = CustomerRepository.normalizedEmail(email)
-        let ticket = try throttle.begin(account: account, address: address, now: clock.now())
-        let customer: CustomerRecord?
-        let matches: Bool
-        do {
-            customer = try await database.customers.customer(email: account)
-            matches = await verify(password, against: customer?.passwordHash ?? decoyHash)
-        } catch {
-            throttle.finish(ticket, succeeded: false, now: clock.now())
-            throw error
+        let (customer, opened) = try await passwords.check(email: email, password: password, address: address) {
+            try await database.customers.customer(email: $0).map { ($0, $0.passwordHash) }
         }
-        guard let customer, matches else {
-            throttle.finish(ticket, succeeded: false, now: clock.now())
-            throw LoginError.invalidCredentials
-        }
-        throttle.finish(ticket, succeeded: true, now: clock.now())
+        guard let customer, opened else { throw LoginError.invalidCredentials }
+        let hasher = passwords.hasher
         if hasher.needsRehash(customer.passwordHash) {
             // The stored hash was made with other costs: replace it now that the password is known.
-            let hasher = self.hasher
             let customers = database.customers
             Task.detached(priority: .background) {
-                if let fresh = try? hasher.hash(password) {
+                if let fresh = try? await hasher.hashOffThePool(password) {
                     try? await customers.updatePasswordHash(fresh, for: customer.id)
                 }
             }
@@ -73,14 +53,5 @@ package struct Login: Sendable {
             if count > maximumEmailLength || scalar.properties.generalCategory == .control { return false }
         }
         return true
-    }
-
-    /// Runs the memory-hard check on a Dispatch thread, not on the Swift concurrency pool.
-    private func verify(_ password: String, against hash: String) async -> Bool {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(returning: hasher.verify(password, against: hash))
-            }
-        }
     }
 }

@@ -23,21 +23,16 @@ package struct StaffService: Sendable {
     package static let minimumPasswordLength = 12
 
     package let database: StoreDatabase
-    package let hasher: PasswordHasher
-    package let throttle: LoginThrottle
-    package let clock: StoreClock
-    /// A hash to verify against when the email is unknown, so both cases cost one Argon2id check.
-    package let decoyHash: String
+    package let passwords: PasswordCheck
 
     package init(
         database: StoreDatabase, hasher: PasswordHasher, throttle: LoginThrottle, clock: StoreClock, decoyHash: String
     ) {
         self.database = database
-        self.hasher = hasher
-        self.throttle = throttle
-        self.clock = clock
-        self.decoyHash = decoyHash
+        self.passwords = PasswordCheck(hasher: hasher, throttle: throttle, clock: clock, decoyHash: decoyHash)
     }
+
+    private var clock: StoreClock { passwords.clock }
 
     /// Adds a member of staff with `role`, by `actor`.
     ///
@@ -45,7 +40,7 @@ package struct StaffService: Sendable {
     package func add(email: String, role: StaffRole, password: String, by actor: AuditActor) async throws -> StaffRecord
     {
         try await Self.add(
-            email: email, role: role, password: password, by: actor, database: database, hasher: hasher,
+            email: email, role: role, password: password, by: actor, database: database, hasher: passwords.hasher,
             now: clock.now())
     }
 
@@ -65,11 +60,7 @@ package struct StaffService: Sendable {
         guard password.unicodeScalars.count >= minimumPasswordLength else {
             throw StaffInputError.passwordTooShort
         }
-        let hash = try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(with: Result { try hasher.hash(password) })
-            }
-        }
+        let hash = try await hasher.hashOffThePool(password)
         return try await database.staff.add(email: email, passwordHash: hash, role: role, by: actor, now: now)
     }
 
@@ -82,30 +73,18 @@ package struct StaffService: Sendable {
     ) async throws -> (
         token: SecretToken, staff: StaffRecord
     ) {
-        guard Login.couldBeAnEmail(email) else { throw LoginError.invalidEmail }
-        let account = CustomerRepository.normalizedEmail(email)
-        let ticket = try throttle.begin(account: account, address: address, now: clock.now())
-        let staff: StaffRecord?
-        let matches: Bool
-        do {
-            staff = try await database.staff.staff(email: account)
-            // A removed member's password no longer opens anything: checked against the decoy, as
-            // for an unknown email, so the answer and its cost are the same.
-            let active = staff?.isActive == true ? staff : nil
-            matches = await verify(password, against: active?.passwordHash ?? decoyHash) && active != nil
-        } catch {
-            throttle.finish(ticket, succeeded: false, now: clock.now())
-            throw error
+        // A removed member's password no longer opens anything: checked against the decoy, as for
+        // an unknown email, so the answer and its cost are the same.
+        let (staff, opened) = try await passwords.check(email: email, password: password, address: address) {
+            try await database.staff.staff(email: $0).map { ($0, $0.isActive ? $0.passwordHash : nil) }
         }
         let now = clock.now()
-        guard let staff, matches else {
-            throttle.finish(ticket, succeeded: false, now: now)
+        guard let staff, opened else {
             try await database.audit.record(
                 .staffSignInFailed, subject: staff.map { "staff:\($0.id)" } ?? "sign-in",
                 by: staff?.actor ?? .unknownAccount, at: now)
             throw LoginError.invalidCredentials
         }
-        throttle.finish(ticket, succeeded: true, now: now)
         let token = SecretToken.generate()
         try await database.staff.createSession(
             tokenHash: token.hash, staff: staff.id, now: now, expiresAt: now.addingTimeInterval(Self.sessionLimit))
@@ -146,15 +125,5 @@ package struct StaffService: Sendable {
         let parts = text.unicodeScalars.split(separator: "@", omittingEmptySubsequences: false)
         return parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty
             && !text.unicodeScalars.contains { $0.properties.isWhitespace }
-    }
-
-    /// Verifies on a Dispatch thread: Argon2id is memory-hard CPU work, kept off the Swift pool.
-    private func verify(_ password: String, against hash: String) async -> Bool {
-        let hasher = self.hasher
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(returning: hasher.verify(password, against: hash))
-            }
-        }
     }
 }
