@@ -14,23 +14,11 @@ enum AdminLayout {
     static func document(
         title: String, context: AdminContext, section: AdminSection?, navigation: Bool = true, _ content: Node...
     ) -> HTMLDocument {
-        HTMLDocument(
-            .html(
-                [.lang("en")],
-                .head(
-                    .meta([.charset("utf-8")]),
-                    .meta([.name("viewport"), .content("width=device-width, initial-scale=1")]),
-                    .title("\(title) — \(context.shopName) back office"),
-                    .link([.rel("stylesheet"), .href(AdminPaths.stylesheet)])),
-                .body(
-                    [],
-                    .a([.class("skip-link"), .href("#main")], "Skip to content"),
-                    header(context: context, section: section, navigation: navigation),
-                    .main(
-                        [.id("main"), .class("page")],
-                        statusRegion(context.status),
-                        .fragment(content)),
-                    footer(context: context))))
+        DocumentFrame.document(
+            title: "\(title) — \(context.shopName) back office", stylesheet: AdminPaths.stylesheet,
+            header: header(context: context, section: section, navigation: navigation), status: context.status,
+            content: content,
+            footer: footer(context: context))
     }
 
     private static func header(context: AdminContext, section: AdminSection?, navigation: Bool) -> Node {
@@ -72,14 +60,6 @@ enum AdminLayout {
                 : .nav(
                     [.class("admin-nav"), .ariaLabel("Back office")],
                     .ul([.class("nav-links")], .fragment(links))))
-    }
-
-    /// The region that tells what the last action did. It is always present, so assistive
-    /// technology knows it before anything is written into it.
-    private static func statusRegion(_ status: StatusMessage?) -> Node {
-        .div(
-            [.class("status-region"), .ariaLive(.polite)],
-            status.map { .p([.class("status status-\($0.kind.rawValue)")], $0.text) } ?? .empty)
     }
 
     private static func footer(context: AdminContext) -> Node {

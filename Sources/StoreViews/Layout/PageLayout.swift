@@ -17,23 +17,10 @@ enum PageLayout {
     ///
     /// The `<title>` reads "Basket — OnlineStore". The content must start with the page's one `h1`.
     static func document(title: String, context: PageContext, section: Section?, _ content: Node...) -> HTMLDocument {
-        HTMLDocument(
-            .html(
-                [.lang("en")],
-                .head(
-                    .meta([.charset("utf-8")]),
-                    .meta([.name("viewport"), .content("width=device-width, initial-scale=1")]),
-                    .title("\(title) — \(context.storeName)"),
-                    .link([.rel("stylesheet"), .href(StorePaths.stylesheet)])),
-                .body(
-                    [],
-                    .a([.class("skip-link"), .href("#main")], "Skip to content"),
-                    header(context: context, section: section),
-                    .main(
-                        [.id("main"), .class("page")],
-                        statusRegion(context.status),
-                        .fragment(content)),
-                    footer(context: context))))
+        DocumentFrame.document(
+            title: "\(title) — \(context.storeName)", stylesheet: StorePaths.stylesheet,
+            header: header(context: context, section: section), status: context.status, content: content,
+            footer: footer(context: context))
     }
 
     /// The store's name, the basket with its count, and the account links: who is logged in,
@@ -70,14 +57,6 @@ enum PageLayout {
                     .span([.class("basket-count")], String(count)),
                     .span([.class("visually-hidden")], count == 1 ? " item" : " items")),
                 .nav([.class("account"), .ariaLabel("Account")], .ul([.class("header-links")], account))))
-    }
-
-    /// The region that tells what the last action did. It is always present, so assistive
-    /// technology knows it before anything is written into it.
-    private static func statusRegion(_ status: StatusMessage?) -> Node {
-        .div(
-            [.class("status-region"), .ariaLive(.polite)],
-            status.map { .p([.class("status status-\($0.kind.rawValue)")], $0.text) } ?? .empty)
     }
 
     private static func footer(context: PageContext) -> Node {
