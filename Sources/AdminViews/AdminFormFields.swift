@@ -80,7 +80,7 @@ public enum AdminFormFields {
     public static let search = "q"
     /// A page of a list, from 1.
     public static let page = "page"
-    /// An ``AdminPaymentStatus`` raw value (order list).
+    /// A ``CheckoutKit/PaymentStatus`` raw value (order list).
     public static let payment = "payment"
     /// A ``CheckoutKit/FulfilmentStatus`` raw value (order list).
     public static let fulfilment = "fulfilment"

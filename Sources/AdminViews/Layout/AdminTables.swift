@@ -137,7 +137,7 @@ enum AdminTables {
         .span([.class("badge badge-\(tone)")], text)
     }
 
-    static func badge(_ status: AdminPaymentStatus) -> Node {
+    static func badge(_ status: PaymentStatus) -> Node {
         switch status {
         case .paid: badge(status.label, tone: "good")
         case .partiallyRefunded: badge(status.label, tone: "warn")

@@ -30,7 +30,7 @@ extension AdminPages {
             AdminPaths.orders, class: "panel filter-form", label: "Filter orders",
             AdminForms.select(
                 AdminForms.Field(id: "filter-payment", name: AdminFormFields.payment, label: "Payment status"),
-                options: AdminPaymentStatus.allCases.map { ($0.rawValue, $0.label) },
+                options: PaymentStatus.allCases.map { ($0.rawValue, $0.label) },
                 selected: filter.payment?.rawValue, placeholder: "Any"),
             AdminForms.select(
                 AdminForms.Field(id: "filter-fulfilment", name: AdminFormFields.fulfilment, label: "Fulfilment status"),

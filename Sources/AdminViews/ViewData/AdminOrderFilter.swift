@@ -9,7 +9,7 @@ public struct AdminOrderFilter: Hashable, Sendable {
     public static let maximumSearchLength = 200
 
     /// Only orders with this payment status; `nil` for any.
-    public var payment: AdminPaymentStatus?
+    public var payment: PaymentStatus?
     /// Only orders with this fulfilment status; `nil` for any.
     public var fulfilment: FulfilmentStatus?
     /// The first day, `2025-03-12`, in the context's time zone; empty for no bound.
@@ -20,7 +20,7 @@ public struct AdminOrderFilter: Hashable, Sendable {
     public var search: String
 
     public init(
-        payment: AdminPaymentStatus? = nil, fulfilment: FulfilmentStatus? = nil, from: String = "", to: String = "",
+        payment: PaymentStatus? = nil, fulfilment: FulfilmentStatus? = nil, from: String = "", to: String = "",
         search: String = ""
     ) {
         self.payment = payment
@@ -39,7 +39,7 @@ public struct AdminOrderFilter: Hashable, Sendable {
             return Self.isDay(text) ? text : ""
         }
         self.init(
-            payment: parameters[AdminFormFields.payment].flatMap(AdminPaymentStatus.init(rawValue:)),
+            payment: parameters[AdminFormFields.payment].flatMap(PaymentStatus.init(rawValue:)),
             fulfilment: parameters[AdminFormFields.fulfilment].flatMap(FulfilmentStatus.init(rawValue:)),
             from: day(AdminFormFields.from), to: day(AdminFormFields.to),
             search: String(

@@ -62,7 +62,7 @@ public struct AdminOrderPage: Hashable, Sendable {
         public var method: PaymentMethod.Kind
         /// The card's brand (`visa`), for a card.
         public var cardBrand: String?
-        public var status: AdminPaymentStatus
+        public var status: PaymentStatus
         public var paid: Money
         /// What the refunds that succeeded gave back.
         public var refunded: Money
@@ -72,7 +72,7 @@ public struct AdminOrderPage: Hashable, Sendable {
         public var remaining: Money
 
         public init(
-            method: PaymentMethod.Kind, cardBrand: String?, status: AdminPaymentStatus, paid: Money, refunded: Money,
+            method: PaymentMethod.Kind, cardBrand: String?, status: PaymentStatus, paid: Money, refunded: Money,
             pending: Money? = nil, remaining: Money
         ) {
             self.method = method

@@ -43,22 +43,6 @@ public enum AdminActor: Hashable, Sendable {
     }
 }
 
-/// An order's payment: `paid → partially_refunded → refunded` (docs/BEHAVIOUR.md §14).
-public enum AdminPaymentStatus: String, CaseIterable, Hashable, Sendable {
-    case paid
-    case partiallyRefunded = "partially_refunded"
-    case refunded
-
-    /// `Paid`, `Partially refunded`, `Refunded`.
-    public var label: String {
-        switch self {
-        case .paid: "Paid"
-        case .partiallyRefunded: "Partially refunded"
-        case .refunded: "Refunded"
-        }
-    }
-}
-
 /// Where a refund stands with the payment provider.
 public enum AdminRefundStatus: String, CaseIterable, Hashable, Sendable {
     case succeeded
@@ -86,11 +70,11 @@ public struct AdminOrderRow: Hashable, Sendable, Identifiable {
     public var customerEmail: String?
     /// What was charged, fee included.
     public var total: Money
-    public var payment: AdminPaymentStatus
+    public var payment: PaymentStatus
     public var fulfilment: FulfilmentStatus
 
     public init(
-        id: String, placedAt: Date, customerEmail: String?, total: Money, payment: AdminPaymentStatus,
+        id: String, placedAt: Date, customerEmail: String?, total: Money, payment: PaymentStatus,
         fulfilment: FulfilmentStatus
     ) {
         self.id = id

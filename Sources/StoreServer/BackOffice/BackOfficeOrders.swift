@@ -36,7 +36,7 @@ struct BackOfficeOrders: Sendable {
         let rows = found.orders.map { order in
             AdminOrderRow(
                 id: order.id.rawValue, placedAt: order.createdAt, customerEmail: order.customerEmail,
-                total: order.total, payment: AdminPaymentStatus(order.paymentStatus), fulfilment: order.fulfilment)
+                total: order.total, payment: order.paymentStatus, fulfilment: order.fulfilment)
         }
         return page.respond(
             AdminPages.orders(
@@ -101,7 +101,7 @@ struct BackOfficeOrders: Sendable {
                 shipping: order.shipping, fee: order.fee, total: order.total),
             payment: AdminOrderPage.Payment(
                 method: order.paymentMethod, cardBrand: order.cardBrand,
-                status: AdminPaymentStatus(managed.paymentStatus), paid: order.total, refunded: refunded,
+                status: managed.paymentStatus, paid: order.total, refunded: refunded,
                 pending: pending, remaining: remaining),
             customer: managed.customer.map { AdminOrderPage.Customer(id: $0.id.rawValue, email: $0.email) },
             fulfilment: managed.fulfilment, trackingNumber: managed.trackingNumber,
@@ -150,16 +150,6 @@ struct BackOfficeOrders: Sendable {
         let parts = text.split(separator: " ")
         guard parts.count == 2 else { return nil }
         return try? Money(amount: String(parts[0]), currencyCode: String(parts[1]))
-    }
-}
-
-extension AdminPaymentStatus {
-    init(_ status: PaymentStatus) {
-        switch status {
-        case .paid: self = .paid
-        case .partiallyRefunded: self = .partiallyRefunded
-        case .refunded: self = .refunded
-        }
     }
 }
 
