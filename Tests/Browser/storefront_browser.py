@@ -272,3 +272,59 @@ def screenshot(driver, path, size):
     set_viewport(driver, size)
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     Path(path).write_bytes(base64.b64decode(shot["data"]))
+
+
+def text_against_a_border(driver):
+    """The texts of the page as it is now drawn that touch the border of the box they stand in: a
+    card, a panel, a table's frame or a button keeps its words at least 4 px inside its left and
+    right borders. (A table made to look like a card by its own border, padding and background is
+    caught: a table whose borders collapse takes no padding.) Text clipped away for the eye and
+    kept for screen readers is not looked at."""
+    return driver.execute_script(
+        """
+        const main = document.querySelector('main');
+        const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
+        const problems = [];
+        // Clipped away for the eye, kept for screen readers: a phone table's header row.
+        const clipped = element => {
+          for (let box = element; box && box !== main; box = box.parentElement) {
+            const style = getComputedStyle(box);
+            if (style.clip !== 'auto' || style.clipPath !== 'none') return true;
+          }
+          return false;
+        };
+        const boxed = element => {
+          for (let box = element; box && box !== main; box = box.parentElement) {
+            const style = getComputedStyle(box);
+            if (parseFloat(style.borderLeftWidth) > 0 && parseFloat(style.borderRightWidth) > 0) {
+              return [box, style];
+            }
+          }
+          return [null, null];
+        };
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const text = node.textContent.trim();
+          const element = node.parentElement;
+          if (!text || element.closest('input, select, textarea') || element.offsetParent === null
+              || clipped(element)) continue;
+          const [box, style] = boxed(element);
+          if (!box) continue;
+          const frame = box.getBoundingClientRect();
+          const inner = {
+            left: frame.left + parseFloat(style.borderLeftWidth),
+            right: frame.right - parseFloat(style.borderRightWidth),
+          };
+          const range = document.createRange();
+          range.selectNodeContents(node);
+          for (const line of range.getClientRects()) {
+            if (line.width > 0 && (line.left - inner.left < 4 || inner.right - line.right < 4)) {
+              problems.push('"' + text.slice(0, 40) + '" touches the border of '
+                + box.tagName.toLowerCase() + (box.id ? '#' + box.id : '')
+                + (box.className ? '.' + String(box.className).split(' ').join('.') : ''));
+              break;
+            }
+          }
+        }
+        return [...new Set(problems)].slice(0, 5);
+        """
+    )

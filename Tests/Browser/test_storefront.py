@@ -583,10 +583,12 @@ PAGES_SEEN = []
 
 
 def _check_page(driver, store, name, screenshots_dir, raw_dir):
-    """axe at phone and desktop widths, screenshots at both, and the page's bytes for vnu."""
+    """axe at phone and desktop widths, no text against a border at either, screenshots at both,
+    and the page's bytes for vnu."""
     problems = []
     for size in (browser.PHONE, browser.DESKTOP):
         browser.set_viewport(driver, size)
+        problems.extend(f"{name} at {size[0]} px: {touch}" for touch in browser.text_against_a_border(driver))
         violations = browser.run_axe(driver)
         if browser.blocking(violations):
             problems.append(f"{name} at {size[0]} px:\n{browser.describe(violations)}")

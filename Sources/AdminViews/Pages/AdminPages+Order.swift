@@ -76,7 +76,10 @@ extension AdminPages {
             ("Payment fee", context.money(amounts.fee)),
             ("Total charged", context.money(amounts.total)),
         ]
-        return keyValueTable(id: "order-amounts", caption: "Amounts", rows, lastIsTotal: true)
+        return .section(
+            [.class("panel"), .ariaLabelledBy("amounts-title")],
+            .h2([.id("amounts-title")], "Amounts"),
+            keyValueTable(id: "order-amounts", caption: "Amounts", rows, lastIsTotal: true))
     }
 
     private static func payment(_ page: AdminOrderPage, context: AdminContext) -> Node {
@@ -93,16 +96,16 @@ extension AdminPages {
         return .section(
             [.class("panel"), .ariaLabelledBy("payment-title")],
             .h2([.id("payment-title")], "Payment"),
-            keyValueTable(id: "payment", caption: "Payment", rows, lastIsTotal: true, captionHidden: true))
+            keyValueTable(id: "payment", caption: "Payment", rows, lastIsTotal: true))
     }
 
-    /// A table of labelled amounts: a header cell per row, the value right-aligned.
-    static func keyValueTable(
-        id: String, caption: String, _ rows: [(String, String)], lastIsTotal: Bool, captionHidden: Bool = false
-    ) -> Node {
+    /// A table of labelled amounts: a header cell per row, the value right-aligned. It stands in a
+    /// panel whose heading names it for the eye; its caption, the same words, names it for screen
+    /// readers.
+    static func keyValueTable(id: String, caption: String, _ rows: [(String, String)], lastIsTotal: Bool) -> Node {
         .table(
             [.id(id), .class("totals")],
-            .caption([.class(captionHidden ? "visually-hidden" : "table-title")], caption),
+            .caption([.class("visually-hidden")], caption),
             .tbody(
                 .fragment(
                     rows.enumerated().map { index, row in

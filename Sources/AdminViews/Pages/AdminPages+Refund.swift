@@ -72,8 +72,7 @@ extension AdminPages {
                 .section(
                     [.class("panel"), .ariaLabelledBy("review-title")],
                     .h2([.id("review-title")], "What goes back"),
-                    keyValueTable(
-                        id: "refund-amounts", caption: "What goes back", rows, lastIsTotal: true, captionHidden: true)),
+                    keyValueTable(id: "refund-amounts", caption: "What goes back", rows, lastIsTotal: true)),
                 .dl(
                     [.class("facts")],
                     .div([], .dt("Reason"), .dd([], .text(reason))),

@@ -395,11 +395,9 @@ public enum AdminStylesheet {
         .arrow { color: var(--muted); }
 
         table.totals { width: 100%; border-collapse: collapse; font-variant-numeric: tabular-nums; }
-        table.totals caption { padding: 0 0 0.4rem; font-weight: 700; text-align: left; }
         table.totals th { font-weight: 400; text-align: left; }
         table.totals th, table.totals td { padding: 0.35rem 0; border-bottom: 1px solid var(--line); }
         table.totals tr.total th, table.totals tr.total td { font-weight: 700; border-bottom: 0; border-top: 2px solid var(--ink); }
-        #order-amounts { margin: 0 0 1rem; padding: 0.75rem 1rem; background: var(--surface); border: 1px solid var(--line); border-radius: var(--radius); }
 
         .paging { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem 1rem; margin: 0.5rem 0 1rem; }
         .page-number { margin: 0; color: var(--muted); }
