@@ -1,3 +1,4 @@
+import AdminViews
 import CatalogFiles
 import CheckoutKit
 import Foundation
@@ -291,6 +292,21 @@ extension TestStore {
             #expect(try await store.send(AdminEndpoints.customer, "999999", token: orders).status == 404)
             #expect(try await store.send(AdminEndpoints.customer, "abc", token: orders).status == 404)
             #expect(try await store.auditLineCount() == auditLines)
+
+            // A refund shows on the customer's orders, in the API and on their page, as the order
+            // list says it.
+            let goodwill = RefundRequestBody(amount: eur(100), reason: "goodwill")
+            #expect(try await store.refund(page.orders[1].id, goodwill, token: orders).status == 201)
+            let refunded = try await store.send(AdminEndpoints.customer, String(pro.id), token: orders)
+                .decode(AdminCustomerDetail.self)
+            #expect(refunded.orders.map(\.paymentStatus) == ["paid", "partially_refunded"])
+            let browser = TestBrowser(base: store.base)
+            try await browser.signInToBackOffice()
+            let html = try await browser.get(AdminPaths.customer(pro.id)).text
+            #expect(html.contains("Partially refunded"))
+            let partly = try await store.send(
+                "GET", "/api/admin/orders?payment_status=partially_refunded", token: orders)
+            #expect(try partly.decode(AdminOrderList.self).orders.map(\.id) == [page.orders[1].id])
         }
     }
 

@@ -32,7 +32,8 @@ public struct CustomerOrderSummary: Hashable, Sendable, Identifiable {
     public let placedAt: Date
     /// What was charged, fee included.
     public let total: Money
-    public let status: OrderStatus
+    /// Paid, partially refunded or refunded, as the order list says it (``OrderAdminRepository``).
+    public let paymentStatus: PaymentStatus
     public let fulfilment: FulfilmentStatus
 }
 
@@ -116,7 +117,8 @@ public struct BackOfficeRepository: Sendable {
                 WHERE s.customer_id = \(id.rawValue)
                 """,
                 """
-                SELECT o.id, o.created_at, o.total_minor, o.currency, o.status, o.fulfilment_status
+                SELECT o.id, o.created_at, o.total_minor, o.currency, o.fulfilment_status,
+                       \(OrderAdminRepository.paymentStatus) AS payment_status
                 FROM orders o JOIN shoppers s ON s.id = o.shopper_id
                 WHERE s.customer_id = \(id.rawValue)
                 ORDER BY o.created_at DESC, o.id DESC LIMIT \(limit) OFFSET \(offset)
@@ -195,14 +197,12 @@ public struct BackOfficeRepository: Sendable {
     }
 
     static func order(_ row: SQLRow) throws -> CustomerOrderSummary {
-        guard let status = OrderStatus(rawValue: try row.decode("status")) else {
-            throw DatabaseError.decoding(column: "status", expected: "an order status")
-        }
         guard let fulfilment = FulfilmentStatus(rawValue: try row.decode("fulfilment_status")) else {
             throw DatabaseError.decoding(column: "fulfilment_status", expected: "a fulfilment status")
         }
         return CustomerOrderSummary(
             id: OrderID(rawValue: try row.decode("id")), placedAt: try row.date("created_at"),
-            total: try row.money("total_minor"), status: status, fulfilment: fulfilment)
+            total: try row.money("total_minor"), paymentStatus: try OrderAdminRepository.paymentStatus(row),
+            fulfilment: fulfilment)
     }
 }

@@ -174,7 +174,7 @@ struct BackOfficeCustomers: Sendable {
             let rows = orders.orders.map { order in
                 AdminOrderRow(
                     id: order.id.rawValue, placedAt: order.placedAt, customerEmail: overview.customer.email,
-                    total: order.total, payment: .paid, fulfilment: order.fulfilment)
+                    total: order.total, payment: order.paymentStatus, fulfilment: order.fulfilment)
             }
             return page.respond(
                 AdminPages.customer(

@@ -168,7 +168,7 @@ extension AdminCustomerOrderBody {
     init(_ order: CustomerOrderSummary) {
         self.init(
             id: order.id.rawValue, createdAt: StoreJSON.timestamp(order.placedAt), total: order.total,
-            paymentStatus: order.status.rawValue, fulfilmentStatus: order.fulfilment.rawValue)
+            paymentStatus: order.paymentStatus.rawValue, fulfilmentStatus: order.fulfilment.rawValue)
     }
 }
 
