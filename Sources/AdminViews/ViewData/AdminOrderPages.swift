@@ -85,8 +85,11 @@ public struct AdminOrderPage: Hashable, Sendable {
         }
 
         /// `Card (Visa)`, `Payment link`.
-        public var methodText: String {
-            cardBrand.map { "\(method.displayName) (\(Self.brandName($0)))" } ?? method.displayName
+        public var methodText: String { Self.methodText(method, cardBrand: cardBrand) }
+
+        /// How a merchant reads a payment method: `Card (Visa)`, `Payment link`.
+        public static func methodText(_ method: PaymentMethod.Kind, cardBrand: String?) -> String {
+            cardBrand.map { "\(method.displayName) (\(brandName($0)))" } ?? method.displayName
         }
 
         /// A card brand for people: `visa` → `Visa`.

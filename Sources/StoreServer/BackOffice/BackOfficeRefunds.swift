@@ -215,10 +215,7 @@ struct BackOfficeRefunds: Sendable {
     }
 
     static func paymentMethod(_ managed: ManagedOrder) -> String {
-        AdminOrderPage.Payment(
-            method: managed.order.paymentMethod, cardBrand: managed.order.cardBrand, status: .paid,
-            paid: managed.order.total, refunded: managed.order.total, remaining: managed.order.total
-        ).methodText
+        AdminOrderPage.Payment.methodText(managed.order.paymentMethod, cardBrand: managed.order.cardBrand)
     }
 
     /// 409 when the order's refunds left too little for this one, 422 for anything else.
